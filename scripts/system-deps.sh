@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Install the Debian packages the test suite needs when they are missing (make test calls this).
+# Nothing is downloaded at test time: the tests only use what is installed here.
+set -euo pipefail
+need=()
+[ -x /usr/games/stockfish ] || need+=(stockfish)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "missing system packages: ${need[*]} (run as root or: sudo apt-get install ${need[*]})" >&2
+    exit 1
+  fi
+  echo "installing system packages: ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi

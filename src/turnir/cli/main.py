@@ -1,0 +1,281 @@
+"""The ``turnir`` command line: parse, call one use case, render (STYLE habit 8).
+
+A ``UserError`` becomes a message on stderr and exit code 2; the tournament file is then left
+untouched (every write is atomic and happens only after the whole change succeeded).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, TypeVar
+
+import typer
+from rich.console import Console
+
+from turnir.cli import render
+from turnir.domain.model import Player, Settings
+from turnir.domain.results import PointsTable, parse_result
+from turnir.domain.tournament import (
+    Phase,
+    Tournament,
+    add_late_player,
+    drop_player,
+    new_tournament,
+    pair_next_round,
+    record_result,
+    repair_last_round,
+    swap_players,
+    undo_last_round,
+)
+from turnir.errors import UserError
+from turnir.formats.players_csv import read_players_csv
+from turnir.formats.tournament_file import json_schema, read_tournament, write_tournament
+
+app = typer.Typer(
+    name="turnir",
+    help="Tournament reporter for the Berserk card game: Swiss rounds, top, standings.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+FileArg = Annotated[Path, typer.Argument(help="The tournament JSON file.")]
+T = TypeVar("T")
+
+
+def fail(message: str) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    return typer.Exit(code=2)
+
+
+def change(path: Path, action: Callable[[Tournament], Tournament]) -> Tournament:
+    """Read the file, apply ``action``, write it back atomically; nothing written on error."""
+    try:
+        t = action(read_tournament(path))
+        write_tournament(path, t)
+    except UserError as error:
+        raise fail(error.message) from None
+    return t
+
+
+def load(path: Path) -> Tournament:
+    try:
+        return read_tournament(path)
+    except UserError as error:
+        raise fail(error.message) from None
+
+
+def parse_points(text: str) -> PointsTable:
+    parts = text.replace(":", "/").split("/")
+    if len(parts) not in (3, 4) or not all(p.strip().isdigit() for p in parts):
+        raise UserError(f"points {text!r}: write win/draw/loss[/bye], e.g. 3/1/0",
+                        code="bad_points")
+    win, draw, loss = (int(p) for p in parts[:3])
+    bye = int(parts[3]) if len(parts) == 4 else win
+    return PointsTable(win=win, draw=draw, loss=loss, bye=bye)
+
+
+@app.command()
+def new(
+    file: FileArg,
+    players: Annotated[Path, typer.Option(help="CSV of players: name[,city,club,byes].")],
+    name: Annotated[str | None, typer.Option(help="Tournament name (default: file name).")]
+    = None,
+    rounds: Annotated[int | None, typer.Option(help="Swiss rounds (default ceil(log2 N)).")]
+    = None,
+    best_of: Annotated[int, typer.Option(help="Games per Swiss match: 1, 3 or 5.")] = 3,
+    top: Annotated[int, typer.Option(help="Players in the top: 0, 2, 4, 8, …")] = 0,
+    top_best_of: Annotated[int, typer.Option(help="Games per top match: 1, 3 or 5.")] = 3,
+    points: Annotated[str, typer.Option(help="Match points win/draw/loss[/bye].")] = "3/1/0/3",
+    seed: Annotated[int | None, typer.Option(help="Random seed (default: drawn now).")] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
+) -> None:
+    """Create a tournament file from a players CSV."""
+    if file.exists() and not force:
+        raise fail(f"{file} already exists (use --force to overwrite)")
+    try:
+        lines = read_players_csv(players)
+        roster = [
+            Player(id=i, name=ln.name, city=ln.city, club=ln.club,
+                   granted_byes=frozenset(range(1, ln.byes + 1)))
+            for i, ln in enumerate(lines, start=1)
+        ]
+        settings = Settings(points=parse_points(points), best_of=best_of,
+                            top_best_of=top_best_of, swiss_rounds=rounds, top_size=top)
+        t = new_tournament(name or file.stem, roster, settings=settings,
+                           seed=seed if seed is not None else secrets.randbits(48))
+        write_tournament(file, t)
+    except UserError as error:
+        raise fail(error.message) from None
+    console.print(
+        f"Created {file}: {len(t.players)} players, {t.swiss_rounds_planned} Swiss rounds"
+        + (f", top {t.settings.top_size}" if t.settings.top_size else "")
+        + f", seed {t.seed}."
+    )
+
+
+@app.command()
+def pair(file: FileArg) -> None:
+    """Pair the next round: Swiss, or the top once the Swiss part is over."""
+    t = change(file, pair_next_round)
+    rnd = t.current_round
+    assert rnd is not None
+    console.print(render.pairings_table(t, rnd))
+
+
+@app.command()
+def repair(file: FileArg) -> None:
+    """Undo the last round (no results yet) and pair it again with a new lot."""
+    t = change(file, repair_last_round)
+    rnd = t.current_round
+    assert rnd is not None
+    console.print(render.pairings_table(t, rnd))
+
+
+@app.command()
+def undo(file: FileArg) -> None:
+    """Remove the last round when it has no results yet."""
+    t = change(file, undo_last_round)
+    console.print(f"Round {len(t.rounds) + 1} undone; {len(t.rounds)} round(s) remain.")
+
+
+@app.command()
+def result(
+    file: FileArg,
+    round: Annotated[int, typer.Argument(help="Round number.")],
+    table: Annotated[int, typer.Argument(help="Table number.")],
+    score: Annotated[str, typer.Argument(help="Game wins A-B[-draws], or ID.")],
+    correct: Annotated[bool, typer.Option(help="Replace an existing result (judge).")] = False,
+) -> None:
+    """Record a match result, e.g. ``turnir result t.json 1 3 2-1``."""
+
+    def apply(t: Tournament) -> Tournament:
+        return record_result(t, round, table, parse_result(score), correction=correct)
+
+    t = change(file, apply)
+    line = t.round(round).pairing_at(table)
+    assert line.b is not None and line.result is not None
+    console.print(f"Round {round} table {table}: {t.player(line.a).name} "
+                  f"{line.result.score} {t.player(line.b).name}")
+
+
+@app.command()
+def drop(file: FileArg, player: Annotated[str, typer.Argument(help="Number or name.")]) -> None:
+    """Drop a player: not paired any more, results kept."""
+    dropped: list[str] = []
+
+    def apply(t: Tournament) -> Tournament:
+        p = t.find_player(player)
+        dropped.append(p.name)
+        return drop_player(t, p.id)
+
+    change(file, apply)
+    console.print(f"{dropped[0]} dropped.")
+
+
+@app.command()
+def late(
+    file: FileArg,
+    name: Annotated[str, typer.Argument(help="The new player's name.")],
+    byes: Annotated[bool, typer.Option(help="Grant byes for the rounds already played.")]
+    = False,
+    city: str = "",
+    club: str = "",
+) -> None:
+    """Late entry: add a player from the next round on."""
+    t = change(file, lambda t: add_late_player(t, name, byes_for_missed_rounds=byes,
+                                               city=city, club=club))
+    p = t.players[-1]
+    console.print(f"{p.name} joined as #{p.id} from round {p.joined_round}"
+                  + (" with byes for the rounds played." if byes else "."))
+
+
+@app.command()
+def swap(
+    file: FileArg,
+    round: Annotated[int, typer.Argument(help="Round number (the current round).")],
+    first: Annotated[str, typer.Argument(help="Player number or name.")],
+    second: Annotated[str, typer.Argument(help="Player number or name.")],
+    note: Annotated[str, typer.Option(help="Why (kept in the round's edit log).")] = "",
+) -> None:
+    """Manual pairing edit: two players exchange their seats (logged)."""
+
+    def apply(t: Tournament) -> Tournament:
+        a, b = t.find_player(first), t.find_player(second)
+        return swap_players(t, round, a.id, b.id, note=note)
+
+    t = change(file, apply)
+    console.print(render.pairings_table(t, t.round(round)))
+
+
+@app.command()
+def pairings(
+    file: FileArg,
+    round: Annotated[int | None, typer.Argument(help="Round (default: current).")] = None,
+) -> None:
+    """Show a round's pairings."""
+    t = load(file)
+    try:
+        rnd = t.round(round) if round is not None else t.current_round
+    except UserError as error:
+        raise fail(error.message) from None
+    if rnd is None:
+        raise fail("no round has been paired yet")
+    console.print(render.pairings_table(t, rnd))
+
+
+@app.command()
+def standings(
+    file: FileArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Standings with every tiebreak column; final places once the top is over."""
+    t = load(file)
+    if as_json:
+        sys.stdout.write(json.dumps(render.standings_json(t), ensure_ascii=False, indent=2))
+        sys.stdout.write("\n")
+        return
+    console.print(render.standings_table(t))
+    if t.phase is Phase.FINISHED:
+        console.print(render.final_table(t))
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of the tournament file."""
+    sys.stdout.write(json.dumps(json_schema(), ensure_ascii=False, indent=2) + "\n")
+
+
+@app.command()
+def demo(
+    players: Annotated[int, typer.Option(help="Number of players.")] = 32,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 2026,
+) -> None:
+    """Simulate a whole tournament and print it round by round."""
+    from turnir.demo import simulate_demo
+
+    try:
+        simulate_demo(console, players=players, seed=seed)
+    except UserError as error:
+        raise fail(error.message) from None
+
+
+def _mount_optional() -> None:
+    """Sub-commands from other packages (the robot)."""
+    try:
+        from turnir.cli.robot import robot_app
+    except ImportError:  # pragma: no cover - the robot package is optional at import time
+        return
+    app.add_typer(robot_app, name="robot", help="The online judge robot.")
+
+
+_mount_optional()
+
+
+def main() -> None:
+    app()

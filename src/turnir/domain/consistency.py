@@ -1,0 +1,150 @@
+"""Whole-tournament consistency check, used when a tournament comes from outside (a file, an
+import): every problem is reported with the exact place, e.g. ``rounds[3] table 5``.
+
+Checks: players valid and unique (names too); settings valid (S-7, P-4, P-5); rounds numbered
+1, 2, … with the Swiss part before the top; in each round every player at most once, only
+players who are registered and active in that round; tables unique; no result on a bye; every
+result possible for its match (S-2, S-3: no drawn top match); only the last round may be
+unfinished; an unrequested bye at most once per player when avoidable (S-5); no rematch in a
+Swiss round beyond the minimum the pairer needs (P-2: a rematch forced by hand).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from turnir.domain.model import PairingKind, Round, Stage
+from turnir.domain.pairing import elimination
+from turnir.domain.pairing.swiss import pair_swiss
+from turnir.domain.tournament import (
+    Tournament,
+    swiss_entrants,
+    validate_players,
+    validate_settings,
+)
+from turnir.errors import UserError
+
+
+def check_tournament(t: Tournament) -> None:
+    """Raise ``UserError`` naming the first inconsistency, or return when all is well."""
+    validate_players(t.players)
+    validate_settings(t.settings, players=max(len(t.players), t.settings.top_size))
+    by_id = {p.id: p for p in t.players}
+    seen_top = False
+    for index, rnd in enumerate(t.rounds):
+        where = f"rounds[{index}] (round {rnd.number})"
+        if rnd.number != index + 1:
+            raise UserError(f"{where}: rounds must be numbered 1, 2, … in order",
+                            code="bad_file")
+        if rnd.stage is Stage.TOP:
+            seen_top = True
+        elif seen_top:
+            raise UserError(f"{where}: a Swiss round cannot follow the top", code="bad_file")
+        if index < len(t.rounds) - 1 and not rnd.finished:
+            raise UserError(f"{where}: only the last round may lack results", code="bad_file")
+        _check_round(t, rnd, where, by_id)
+    _check_byes_and_rematches(t)
+    if seen_top:
+        _check_top(t)
+
+
+def _check_round(t: Tournament, rnd: Round, where: str, by_id: dict[int, object]) -> None:
+    seen: set[int] = set()
+    tables: set[int] = set()
+    top = rnd.stage is Stage.TOP
+    for line in rnd.pairings:
+        place = f"{where} table {line.table}" if line.b is not None else f"{where} bye"
+        for pid in line.players:
+            if pid not in by_id:
+                raise UserError(f"{place}: unknown player #{pid}", code="unknown_player")
+            if pid in seen:
+                raise UserError(f"{place}: player #{pid} is paired twice", code="bad_file")
+            seen.add(pid)
+            player = t.player(pid)
+            privileged = line.kind is PairingKind.PRIVILEGE_BYE
+            if not privileged and not t.is_active(player, rnd.number):
+                raise UserError(
+                    f"{place}: {player.name} is not in the tournament in this round",
+                    code="inactive_player",
+                )
+        if line.b is None:
+            if line.result is not None:
+                raise UserError(f"{place}: a bye cannot have a result", code="result_for_bye")
+            if line.kind is PairingKind.MATCH:
+                raise UserError(f"{place}: a match needs two players", code="bad_file")
+            if top:
+                raise UserError(f"{place}: the top has no byes", code="bad_file")
+            continue
+        if line.kind is not PairingKind.MATCH:
+            raise UserError(f"{place}: a bye has one player", code="bad_file")
+        if line.a == line.b:
+            raise UserError(f"{place}: a player cannot play themself", code="bad_file")
+        if line.table < 1 or line.table in tables:
+            raise UserError(f"{place}: table numbers must be positive and unique",
+                            code="bad_file")
+        tables.add(line.table)
+        if line.result is not None:
+            best_of = t.settings.top_best_of if top else t.settings.best_of
+            try:
+                line.result.validate(best_of=best_of, elimination=top)
+            except UserError as error:
+                raise UserError(f"{place}: {error.message}", code=error.code) from None
+
+
+def _check_byes_and_rematches(t: Tournament) -> None:
+    byes: Counter[int] = Counter()
+    for index, rnd in enumerate(t.rounds):
+        if rnd.stage is not Stage.SWISS:
+            continue
+        before = Tournament(t.name, t.settings, t.seed, t.players, t.rounds[:index], t.undone,
+                            t.penalties)
+        met = {p.id: set(before.opponents(p.id)) for p in t.players}
+        rematches = sum(1 for line in rnd.pairings if line.b is not None and line.b in met[line.a])
+        second_bye = [line.a for line in rnd.pairings
+                      if line.kind is PairingKind.BYE and byes[line.a] >= 1]
+        for line in rnd.pairings:
+            if line.kind is PairingKind.BYE:
+                byes[line.a] += 1
+        if not rematches and not second_bye:
+            continue
+        entrants, _ = swiss_entrants(before, rnd.number)
+        best = pair_swiss(entrants, random.Random(rnd.lot)).objective
+        where = f"rounds[{index}] (round {rnd.number})"
+        if rematches > best.rematches:
+            raise UserError(
+                f"{where}: {rematches} rematch(es) where the pairing needs {best.rematches}; a "
+                "rematch cannot be forced by hand (P-2)",
+                code="forced_rematch",
+            )
+        if second_bye and best.bye_ineligible == 0:
+            raise UserError(
+                f"{where}: player #{second_bye[0]} gets a second bye though another player "
+                "could take it (S-5)",
+                code="second_bye",
+            )
+
+
+def _check_top(t: Tournament) -> None:
+    tops = t.top_rounds
+    size = t.settings.top_size
+    if size == 0:
+        raise UserError("the file has top rounds but its settings have no top", code="bad_file")
+    if len(t.swiss_rounds) != t.swiss_rounds_planned:
+        raise UserError("the top starts only after every Swiss round", code="bad_file")
+    if len(tops) > elimination.top_rounds_needed(size):
+        raise UserError(f"a top of {size} has at most "
+                        f"{elimination.top_rounds_needed(size)} rounds", code="bad_file")
+    expected = len(tops[0].pairings)
+    if expected != size // 2:
+        raise UserError(f"the first top round of a top of {size} has {size // 2} matches",
+                        code="bad_file")
+    for prev, nxt in zip(tops, tops[1:], strict=False):
+        winners = [p.winner() for p in prev.pairings]
+        players = [pid for p in nxt.pairings for pid in p.players]
+        if winners != players:
+            raise UserError(
+                f"round {nxt.number}: the top pairs the winners of round {prev.number} in "
+                "bracket order",
+                code="bad_file",
+            )

@@ -1,0 +1,224 @@
+"""Game and match results and the one points table (rules S-1..S-7).
+
+Terms (Russian in brackets):
+
+- *game* (партия): one game of Berserk; it ends in a win, a loss or a draw (S-1), always with a
+  reason (``GameReason``).
+- *match* (матч): best-of-1, -3 or -5 games between two players (S-7); the player with more game
+  wins wins the match, equal game wins is a match draw (S-2).
+- *intentional draw* (договорная ничья): a match draw agreed before the round (S-4).
+- *bye* (автопобеда): a player without an opponent wins the match (S-5).
+- *elimination match* (матч на вылет): a match of the top; it cannot end drawn (S-3).
+
+Points are integers; the ``PointsTable`` is the one place that turns a match outcome into
+points (S-7, default 3/1/0 and 3 for a bye).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from turnir.errors import UserError
+
+
+class GameReason(StrEnum):
+    """Why a game ended (S-1, 002 §601-604)."""
+
+    LETHAL_DAMAGE = "lethal_damage"
+    """The loser's hero took lethal damage first (смертельный урон)."""
+    DECK_OUT = "deck_out"
+    """Third failed draw from an empty deck in the recovery phase."""
+    PENALTY = "penalty"
+    """A game loss given as a penalty (J-2)."""
+    CONCESSION = "concession"
+    """The loser conceded the game."""
+    NO_CREATURES = "no_creatures"
+    """Clean victory: the opponent has no creatures left (002)."""
+    DECISIVE_ADVANTAGE = "decisive_advantage"
+    """Clean victory claimed after time-out with a 100% advantage (S-9)."""
+    CARD_EFFECT = "card_effect"
+    """A card's effect says the game is won."""
+    TIME_DRAW = "time_draw"
+    """No winner after the extra turns at time-out."""
+    SIMULTANEOUS_DEATH = "simultaneous_death"
+    """Both heroes died at once: a draw."""
+    AGREED_DRAW = "agreed_draw"
+    """Both players agreed to a draw."""
+    NO_WIN_POSSIBLE = "no_win_possible"
+    """Neither player can win: a draw (S-9)."""
+    TECHNICAL = "technical"
+    """Technical win or draw by crystal count, head judge only (S-8)."""
+    UNSPECIFIED = "unspecified"
+    """Reported as a score only (e.g. ``2-1``), without per-game reasons."""
+
+
+class MatchOutcome(StrEnum):
+    """Who won a match, from the first-named player's side."""
+
+    A_WINS = "a_wins"
+    B_WINS = "b_wins"
+    DRAW = "draw"
+    DOUBLE_LOSS = "double_loss"
+    """Both players get a match loss (e.g. both did not show up, or both got a match loss)."""
+
+
+class MatchEnding(StrEnum):
+    """How a match came to its outcome."""
+
+    PLAYED = "played"
+    """Decided by the games (S-2)."""
+    INTENTIONAL_DRAW = "intentional_draw"
+    """Agreed before the round (S-4)."""
+    CONCESSION = "concession"
+    """One player conceded the whole match (S-2)."""
+    PENALTY = "penalty"
+    """A match loss given as a penalty (J-2); the other player wins."""
+    NO_SHOW = "no_show"
+    """A player did not come to the table."""
+
+
+@dataclass(frozen=True, slots=True)
+class PointsTable:
+    """Match points (S-7); game-level points are not used for standings."""
+
+    win: int = 3
+    draw: int = 1
+    loss: int = 0
+    bye: int = 3
+
+    def __post_init__(self) -> None:
+        if not (self.win > self.draw >= self.loss >= 0):
+            raise UserError(
+                f"points must satisfy win > draw >= loss >= 0, got {self.win}/{self.draw}/"
+                f"{self.loss}",
+                code="bad_points",
+            )
+        if self.bye < 0:
+            raise UserError("points for a bye cannot be negative", code="bad_points")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """The result of one match between players A and B.
+
+    ``wins_a``/``wins_b`` are game wins, ``draws`` drawn games. For a played match the outcome
+    follows from the games (S-2); a concession or a penalty match loss sets it explicitly.
+    """
+
+    wins_a: int
+    wins_b: int
+    draws: int = 0
+    outcome: MatchOutcome = MatchOutcome.DRAW
+    ending: MatchEnding = MatchEnding.PLAYED
+
+    @staticmethod
+    def played(wins_a: int, wins_b: int, draws: int = 0) -> MatchResult:
+        """A match decided by its games: more game wins wins, equal is a draw (S-2)."""
+        if min(wins_a, wins_b, draws) < 0:
+            raise UserError("game counts cannot be negative", code="bad_result")
+        if wins_a > wins_b:
+            outcome = MatchOutcome.A_WINS
+        elif wins_b > wins_a:
+            outcome = MatchOutcome.B_WINS
+        else:
+            outcome = MatchOutcome.DRAW
+        return MatchResult(wins_a, wins_b, draws, outcome, MatchEnding.PLAYED)
+
+    @staticmethod
+    def intentional_draw() -> MatchResult:
+        """A match draw agreed before the round (S-4)."""
+        return MatchResult(0, 0, 0, MatchOutcome.DRAW, MatchEnding.INTENTIONAL_DRAW)
+
+    @property
+    def score(self) -> str:
+        """The score as written on a result slip: ``2-1`` or ``1-1-1`` with draws."""
+        if self.ending is MatchEnding.INTENTIONAL_DRAW:
+            return "ID"
+        base = f"{self.wins_a}-{self.wins_b}"
+        return f"{base}-{self.draws}" if self.draws else base
+
+    def swapped(self) -> MatchResult:
+        """The same result seen from B's side."""
+        flip = {
+            MatchOutcome.A_WINS: MatchOutcome.B_WINS,
+            MatchOutcome.B_WINS: MatchOutcome.A_WINS,
+        }
+        return MatchResult(
+            self.wins_b, self.wins_a, self.draws, flip.get(self.outcome, self.outcome), self.ending
+        )
+
+    def validate(self, *, best_of: int, elimination: bool) -> None:
+        """Refuse a result that cannot happen in a best-of-``best_of`` match (S-2, S-3, S-7)."""
+        if self.ending is MatchEnding.INTENTIONAL_DRAW:
+            if elimination:
+                raise UserError(
+                    "an elimination match cannot end in an intentional draw (S-3)",
+                    code="drawn_elimination",
+                )
+            return
+        needed = best_of // 2 + 1
+        if self.wins_a > needed or self.wins_b > needed:
+            raise UserError(
+                f"{self.score}: a best-of-{best_of} match ends when a player wins {needed} games",
+                code="bad_result",
+            )
+        if self.wins_a == needed and self.wins_b == needed:
+            raise UserError(
+                f"{self.score}: both players cannot win {needed} games", code="bad_result"
+            )
+        if self.wins_a + self.wins_b > best_of:
+            raise UserError(
+                f"{self.score}: more decided games than a best-of-{best_of} match has",
+                code="bad_result",
+            )
+        if self.ending is MatchEnding.PLAYED and self.outcome != MatchResult.played(
+            self.wins_a, self.wins_b, self.draws
+        ).outcome:
+            raise UserError(f"{self.score}: the outcome does not follow the games",
+                            code="bad_result")
+        if elimination and self.outcome in (MatchOutcome.DRAW, MatchOutcome.DOUBLE_LOSS):
+            raise UserError(
+                f"{self.score}: an elimination match cannot end drawn; the last game is played "
+                "until someone loses (S-3)",
+                code="drawn_elimination",
+            )
+
+    def points(self, table: PointsTable) -> tuple[int, int]:
+        """Match points of A and B (S-2, S-7)."""
+        match self.outcome:
+            case MatchOutcome.A_WINS:
+                return table.win, table.loss
+            case MatchOutcome.B_WINS:
+                return table.loss, table.win
+            case MatchOutcome.DRAW:
+                return table.draw, table.draw
+            case MatchOutcome.DOUBLE_LOSS:
+                return table.loss, table.loss
+
+
+_SCORE = re.compile(r"^\s*(\d+)\s*[-:]\s*(\d+)(?:\s*[-:]\s*(\d+))?\s*$")
+
+
+def parse_result(text: str) -> MatchResult:
+    """Parse a result as typed by a person: ``2-1``, ``1-1-1`` (with a drawn game), ``ID``.
+
+    ``ID`` (or ``intentional``) is an intentional draw (S-4); ``0-0-0`` with nothing played is
+    not a result. Raises ``UserError`` naming the text when it cannot be read.
+    """
+    cleaned = text.strip().lower()
+    if cleaned in {"id", "intentional", "intentional-draw", "дн", "договорная"}:
+        return MatchResult.intentional_draw()
+    found = _SCORE.match(cleaned)
+    if found is None:
+        raise UserError(
+            f"cannot read the result {text!r}: write game wins like 2-1, 1-1-1 with a drawn "
+            "game, or ID for an intentional draw",
+            code="bad_result",
+        )
+    wins_a, wins_b = int(found.group(1)), int(found.group(2))
+    draws = int(found.group(3) or 0)
+    if wins_a == wins_b == draws == 0:
+        raise UserError(f"{text!r}: no game was played", code="bad_result")
+    return MatchResult.played(wins_a, wins_b, draws)

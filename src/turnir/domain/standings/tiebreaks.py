@@ -1,0 +1,531 @@
+"""Tiebreaks of the Swiss standings (rules T-1..T-7 with the decisions of T-9; 000 §10.8, §10.10).
+
+Players are ranked by match points, then by these criteria in order; the first difference
+decides (000 §10.10):
+
+- T-1 *quality of wins* (качество побед): the sum of the current points of the opponents the
+  player beat. Higher is better.
+- T-2 *quality of losses* (качество поражений): the sum of the current points of the opponents
+  the player lost to. Higher is better.
+- T-3 *quality of games* (качество игры; Buchholz): the sum of the current points of all the
+  opponents the player played, draws included. Higher is better.
+- T-4 *second-order quality* (качество игр второго порядка): the sum of the quality of games of
+  all the opponents played; each bye (автопобеда) adds the player's own quality of games
+  (000 §10.8). Higher is better.
+- T-5 *head-to-head* (итог личной встречи): see below.
+- T-6 *penalties* (пенальти): fewer is better, strongest first: penalty losses compared as
+  (match losses, game losses), then penalty points (штрафные очки), then warnings
+  (предупреждения); the first difference decides.
+- T-7 *lot* (жребий): the lower lot number ranks higher; lots come from the tournament's recorded
+  seed (``turnir.domain.standings.ranking.lot_numbers``).
+
+Terms: *current points* (текущие очки) are the points over the rounds given, byes included; a
+*bye* (автопобеда) is a pairing of kind ``BYE`` or ``PRIVILEGE_BYE`` (S-5); a *double loss*
+(двойное поражение) gives both players a match loss; a *tie group* (группа равенства) is a set
+of players equal on points and T-1..T-4; the *mini-table* (мини-таблица) is the points the
+players of a group earned in their matches against each other.
+
+Decided (T-9), as implemented here:
+
+- A bye adds 0 to T-1..T-3 (and its points to the player's own points, S-5).
+- An opponent's points include their byes; a dropped or disqualified opponent counts with the
+  points they finished with, which are their current points.
+- An opponent met twice counts once per match (sums run over matches, not distinct opponents).
+- An unfinished match (no result yet) counts for nothing: not played, not an opponent.
+- A double loss counts as a loss for both: neither beat the other, each *lost to* the other
+  (T-2), and each played the other (T-3, T-4).
+- Head-to-head applies to a tie group only when every two of its players met (for two players:
+  they met). The group is ranked by mini-table points; players equal there form sub-groups, and
+  the rule is applied again to every sub-group that is smaller than the group it came from (the
+  mini-table then counts only the matches inside the sub-group). For two players this means a
+  decisive meeting (or more points over several meetings) decides; a drawn meeting, a double
+  loss, a win each, or no meeting passes them on. Whatever head-to-head leaves tied goes to
+  T-6, then to T-7.
+
+Each criterion is a small registered class (``METRICS``) with its key, rule ID, names and
+abbreviations in Russian and English and a one-line explanation, for column headers and
+tooltips. The ranking itself is in ``ranking.py``; this module holds the ``Sheet`` (the
+players' records the criteria read) and the criteria.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import ClassVar, TypeVar
+
+from turnir.domain.model import PairingKind, PlayerId, Round, Stage
+from turnir.domain.results import MatchOutcome, PointsTable
+from turnir.errors import InvariantError
+
+SortKey = int | tuple[int, ...]
+"""A per-player sort key of one criterion; the smaller key ranks higher."""
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyCounts:
+    """A player's penalties in the tournament, as far as T-6 compares them (пенальти)."""
+
+    match_losses: int = 0
+    """Match losses given as penalties (поражения в матче по пенальти)."""
+    game_losses: int = 0
+    """Game losses given as penalties (поражения в партии по пенальти)."""
+    penalty_points: int = 0
+    """Penalty points (штрафные очки)."""
+    warnings: int = 0
+    """Warnings (предупреждения)."""
+
+    def __post_init__(self) -> None:
+        if min(self.match_losses, self.game_losses, self.penalty_points, self.warnings) < 0:
+            raise InvariantError(f"penalty counts cannot be negative: {self}")
+
+    @property
+    def sort_key(self) -> tuple[int, int, int, int]:
+        """T-6 and T-9: (match losses, game losses), then penalty points, then warnings."""
+        return (self.match_losses, self.game_losses, self.penalty_points, self.warnings)
+
+
+NO_PENALTIES = PenaltyCounts()
+"""The penalties of a player who has none."""
+
+
+class TieBreak(StrEnum):
+    """The ranking criteria in the order they apply: points, then T-1..T-7 (000 §10.10)."""
+
+    POINTS = "points"
+    QUALITY_OF_WINS = "quality_of_wins"
+    QUALITY_OF_LOSSES = "quality_of_losses"
+    QUALITY_OF_GAMES = "quality_of_games"
+    SECOND_ORDER_QUALITY = "second_order_quality"
+    HEAD_TO_HEAD = "head_to_head"
+    PENALTIES = "penalties"
+    LOT = "lot"
+
+    @property
+    def metric(self) -> Metric:
+        """The registered class that computes this criterion."""
+        return METRICS[self]
+
+    @property
+    def rule(self) -> str:
+        """The rule ID, e.g. ``T-1`` (``S-7`` for points)."""
+        return self.metric.rule
+
+    @property
+    def name_en(self) -> str:
+        return self.metric.name_en
+
+    @property
+    def name_ru(self) -> str:
+        return self.metric.name_ru
+
+    @property
+    def abbr_en(self) -> str:
+        return self.metric.abbr_en
+
+    @property
+    def abbr_ru(self) -> str:
+        return self.metric.abbr_ru
+
+    @property
+    def explanation_en(self) -> str:
+        return self.metric.explanation_en
+
+    @property
+    def explanation_ru(self) -> str:
+        return self.metric.explanation_ru
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Sheet:
+    """The players' records that the criteria read, indexed by position (0..n-1).
+
+    Position ``i`` is the ``i``-th smallest player id, so nothing depends on input order. The
+    sequences are built once by ``Sheet.build`` and never changed afterwards. Lists of opponents
+    hold one entry per finished match (an opponent met twice appears twice, T-9).
+    """
+
+    players: Sequence[PlayerId]
+    """Player ids, ascending."""
+    index: Mapping[PlayerId, int]
+    """Player id → position."""
+    points: Sequence[int]
+    """Current points, byes included (S-5, S-7)."""
+    wins: Sequence[int]
+    draws: Sequence[int]
+    losses: Sequence[int]
+    """Finished matches won, drawn and lost (a double loss is a loss); byes not included."""
+    byes: Sequence[int]
+    """Byes of both kinds (S-5)."""
+    beaten: Sequence[Sequence[int]]
+    """Positions of the opponents the player beat, one per match."""
+    lost_to: Sequence[Sequence[int]]
+    """Positions of the opponents the player lost to, one per match (double losses included)."""
+    played: Sequence[Sequence[int]]
+    """Positions of all the opponents of finished matches, one per match."""
+    earned: Sequence[Sequence[int]]
+    """Points the player earned in each match of ``played`` (same order)."""
+    penalties: Sequence[PenaltyCounts]
+    lots: Sequence[int]
+    """Lot numbers (T-7); unique."""
+    _columns: dict[TieBreak, Sequence[int]] = field(
+        default_factory=dict, init=False, repr=False
+    )
+
+    def __len__(self) -> int:
+        return len(self.players)
+
+    def column(self, key: TieBreak) -> Sequence[int]:
+        """The values of a scoring criterion (points, T-1..T-4) for every player, computed once."""
+        cached = self._columns.get(key)
+        if cached is None:
+            metric = METRICS[key]
+            if not isinstance(metric, ScoreMetric):
+                raise InvariantError(f"{key} is not a scoring criterion")
+            cached = self._columns[key] = metric.scores(self)
+        return cached
+
+    @staticmethod
+    def build(
+        players: Iterable[PlayerId],
+        rounds: Iterable[Round],
+        points: PointsTable,
+        *,
+        lot: Mapping[PlayerId, int],
+        penalties: Mapping[PlayerId, PenaltyCounts],
+    ) -> Sheet:
+        """Collect the records of ``players`` from the Swiss ``rounds`` (top rounds are skipped).
+
+        Raises ``InvariantError`` when the data is inconsistent: a player twice in ``players`` or
+        in one round, a player in a round but not in ``players``, a round number twice, a bye
+        with an opponent or a match without one, a listed player without a lot number, or two
+        listed players with the same lot number. Lots and penalties of other players are
+        ignored (standings of one draft table, T-8).
+        """
+        listed = list(players)
+        ids = sorted(set(listed))
+        if len(ids) != len(listed):
+            raise InvariantError("a player is listed twice")
+        index = {pid: i for i, pid in enumerate(ids)}
+        n = len(ids)
+        pts = [0] * n
+        wins = [0] * n
+        draws = [0] * n
+        losses = [0] * n
+        byes = [0] * n
+        beaten: list[list[int]] = [[] for _ in range(n)]
+        lost_to: list[list[int]] = [[] for _ in range(n)]
+        played: list[list[int]] = [[] for _ in range(n)]
+        earned: list[list[int]] = [[] for _ in range(n)]
+        win, draw, loss, bye = points.win, points.draw, points.loss, points.bye
+        a_wins, b_wins, drawn = MatchOutcome.A_WINS, MatchOutcome.B_WINS, MatchOutcome.DRAW
+        match_kind = PairingKind.MATCH
+        numbers: set[int] = set()
+        for rnd in rounds:
+            if rnd.stage is not Stage.SWISS:
+                continue
+            if rnd.number in numbers:
+                raise InvariantError(f"Swiss round {rnd.number} is given twice")
+            numbers.add(rnd.number)
+            busy: set[int] = set()
+            for pairing in rnd.pairings:
+                a = index.get(pairing.a, -1)
+                if a < 0 or a in busy:
+                    raise _stray(rnd.number, pairing.a, a)
+                busy.add(a)
+                if pairing.b is None:
+                    if pairing.kind is match_kind:
+                        raise InvariantError(f"round {rnd.number}: a match without an opponent")
+                    pts[a] += bye
+                    byes[a] += 1
+                    continue
+                if pairing.kind is not match_kind:
+                    raise InvariantError(f"round {rnd.number}: a bye with an opponent")
+                b = index.get(pairing.b, -1)
+                if b < 0 or b in busy:
+                    raise _stray(rnd.number, pairing.b, b)
+                busy.add(b)
+                result = pairing.result
+                if result is None:
+                    continue
+                outcome = result.outcome
+                if outcome is a_wins:
+                    wins[a] += 1
+                    losses[b] += 1
+                    beaten[a].append(b)
+                    lost_to[b].append(a)
+                    got_a, got_b = win, loss
+                elif outcome is b_wins:
+                    wins[b] += 1
+                    losses[a] += 1
+                    beaten[b].append(a)
+                    lost_to[a].append(b)
+                    got_a, got_b = loss, win
+                elif outcome is drawn:
+                    draws[a] += 1
+                    draws[b] += 1
+                    got_a = got_b = draw
+                else:  # double loss: each lost to the other, neither beat the other
+                    losses[a] += 1
+                    losses[b] += 1
+                    lost_to[a].append(b)
+                    lost_to[b].append(a)
+                    got_a = got_b = loss
+                pts[a] += got_a
+                pts[b] += got_b
+                played[a].append(b)
+                played[b].append(a)
+                earned[a].append(got_a)
+                earned[b].append(got_b)
+        missing = [pid for pid in ids if pid not in lot]
+        if missing:
+            raise InvariantError(f"players without a lot number: {missing[:10]}")
+        lots = [lot[pid] for pid in ids]
+        if len(set(lots)) != n:
+            raise InvariantError("two players have the same lot number")
+        return Sheet(
+            players=tuple(ids),
+            index=index,
+            points=pts,
+            wins=wins,
+            draws=draws,
+            losses=losses,
+            byes=byes,
+            beaten=beaten,
+            lost_to=lost_to,
+            played=played,
+            earned=earned,
+            penalties=[penalties.get(pid, NO_PENALTIES) for pid in ids],
+            lots=lots,
+        )
+
+
+def _stray(number: int, player: PlayerId, position: int) -> InvariantError:
+    if position < 0:
+        return InvariantError(f"round {number}: player {player} is not in the standings")
+    return InvariantError(f"round {number}: player {player} is paired twice")
+
+
+class Metric(ABC):
+    """A ranking criterion: a registered class with its key, rule, names and explanation."""
+
+    key: ClassVar[TieBreak]
+    rule: ClassVar[str]
+    name_en: ClassVar[str]
+    name_ru: ClassVar[str]
+    abbr_en: ClassVar[str]
+    abbr_ru: ClassVar[str]
+    explanation_en: ClassVar[str]
+    explanation_ru: ClassVar[str]
+
+
+class KeyedMetric(Metric):
+    """A criterion that gives every player a sort key; the smaller key ranks higher."""
+
+    @abstractmethod
+    def sort_keys(self, sheet: Sheet) -> Sequence[SortKey]:
+        """The key of every player, by position."""
+
+
+class ScoreMetric(KeyedMetric):
+    """A criterion that gives every player a number shown in the table; higher ranks higher."""
+
+    @abstractmethod
+    def scores(self, sheet: Sheet) -> Sequence[int]:
+        """The value of every player, by position (read it through ``Sheet.column``)."""
+
+    def sort_keys(self, sheet: Sheet) -> Sequence[SortKey]:
+        return [-value for value in sheet.column(self.key)]
+
+
+class GroupMetric(Metric):
+    """A criterion that compares the players of a tied group with each other (head-to-head)."""
+
+    @abstractmethod
+    def split(self, sheet: Sheet, group: Sequence[int]) -> list[list[int]]:
+        """Split a tied group (positions) into sub-groups, best first; ties stay together."""
+
+
+METRICS: dict[TieBreak, Metric] = {}
+"""The registry: every criterion by its key."""
+
+_M = TypeVar("_M", bound=type[Metric])
+
+
+def register(cls: _M) -> _M:
+    """Class decorator: add one instance of ``cls`` to ``METRICS`` under its key."""
+    if cls.key in METRICS:
+        raise InvariantError(f"criterion {cls.key} is registered twice")
+    METRICS[cls.key] = cls()
+    return cls
+
+
+def _sum_points(sheet: Sheet, opponents: Sequence[Sequence[int]]) -> list[int]:
+    points = sheet.points.__getitem__
+    return [sum(map(points, row)) for row in opponents]
+
+
+@register
+class Points(ScoreMetric):
+    key = TieBreak.POINTS
+    rule = "S-7"
+    name_en = "Points"
+    name_ru = "Очки"
+    abbr_en = "Pts"
+    abbr_ru = "О"
+    explanation_en = "Match points: win, draw, loss and bye from the points table."
+    explanation_ru = "Очки за матчи: победа, ничья, поражение и автопобеда по таблице очков."
+
+    def scores(self, sheet: Sheet) -> Sequence[int]:
+        return sheet.points
+
+
+@register
+class QualityOfWins(ScoreMetric):
+    key = TieBreak.QUALITY_OF_WINS
+    rule = "T-1"
+    name_en = "Quality of wins"
+    name_ru = "Качество побед"
+    abbr_en = "QW"
+    abbr_ru = "КП"
+    explanation_en = "Sum of the current points of the opponents the player beat."
+    explanation_ru = "Сумма очков, набранных оппонентами, которых игрок выиграл."
+
+    def scores(self, sheet: Sheet) -> Sequence[int]:
+        return _sum_points(sheet, sheet.beaten)
+
+
+@register
+class QualityOfLosses(ScoreMetric):
+    key = TieBreak.QUALITY_OF_LOSSES
+    rule = "T-2"
+    name_en = "Quality of losses"
+    name_ru = "Качество поражений"
+    abbr_en = "QL"
+    abbr_ru = "КПр"
+    explanation_en = "Sum of the current points of the opponents the player lost to."
+    explanation_ru = "Сумма очков, набранных оппонентами, которым игрок проиграл."
+
+    def scores(self, sheet: Sheet) -> Sequence[int]:
+        return _sum_points(sheet, sheet.lost_to)
+
+
+@register
+class QualityOfGames(ScoreMetric):
+    key = TieBreak.QUALITY_OF_GAMES
+    rule = "T-3"
+    name_en = "Quality of games"
+    name_ru = "Качество игры"
+    abbr_en = "QG"
+    abbr_ru = "КИ"
+    explanation_en = "Sum of the current points of all the opponents played (Buchholz)."
+    explanation_ru = "Сумма очков, набранных оппонентами, с которыми игрок играл."
+
+    def scores(self, sheet: Sheet) -> Sequence[int]:
+        return _sum_points(sheet, sheet.played)
+
+
+@register
+class SecondOrderQuality(ScoreMetric):
+    key = TieBreak.SECOND_ORDER_QUALITY
+    rule = "T-4"
+    name_en = "Second-order quality"
+    name_ru = "Качество игр второго порядка"
+    abbr_en = "QG2"
+    abbr_ru = "КИ2"
+    explanation_en = (
+        "Sum of the quality of games of all the opponents played; a bye adds the player's own."
+    )
+    explanation_ru = (
+        "Сумма качеств игр оппонентов, с которыми игрок играл; автопобеда добавляет собственное."
+    )
+
+    def scores(self, sheet: Sheet) -> Sequence[int]:
+        quality = sheet.column(TieBreak.QUALITY_OF_GAMES)
+        of = quality.__getitem__
+        return [
+            sum(map(of, row)) + byes * own
+            for row, byes, own in zip(sheet.played, sheet.byes, quality, strict=True)
+        ]
+
+
+@register
+class HeadToHead(GroupMetric):
+    key = TieBreak.HEAD_TO_HEAD
+    rule = "T-5"
+    name_en = "Head-to-head"
+    name_ru = "Личная встреча"
+    abbr_en = "H2H"
+    abbr_ru = "ЛВ"
+    explanation_en = (
+        "Points in the matches among the tied players, when every two of them met."
+    )
+    explanation_ru = "Очки в матчах между равными игроками, если все они встречались друг с другом."
+
+    def split(self, sheet: Sheet, group: Sequence[int]) -> list[list[int]]:
+        members = list(group)
+        if len(members) < 2:
+            return [members]
+        inside = set(members)
+        mini: dict[int, int] = {}
+        for player in members:
+            met: set[int] = set()
+            total = 0
+            for opponent, got in zip(sheet.played[player], sheet.earned[player], strict=True):
+                if opponent in inside:
+                    met.add(opponent)
+                    total += got
+            if len(met) != len(members) - 1:
+                return [members]  # not every two of them met: head-to-head does not apply
+            mini[player] = total
+        levels = sorted(set(mini.values()), reverse=True)
+        if len(levels) == 1:
+            return [members]
+        parts: list[list[int]] = []
+        for level in levels:
+            parts.extend(self.split(sheet, [p for p in members if mini[p] == level]))
+        return parts
+
+
+@register
+class Penalties(KeyedMetric):
+    key = TieBreak.PENALTIES
+    rule = "T-6"
+    name_en = "Penalties"
+    name_ru = "Пенальти"
+    abbr_en = "Pen"
+    abbr_ru = "Пен"
+    explanation_en = (
+        "Fewer penalties: match and game losses first, then penalty points, then warnings."
+    )
+    explanation_ru = (
+        "Меньше пенальти: сначала поражения в матчах и партиях, потом штрафные очки, "
+        "потом предупреждения."
+    )
+
+    def sort_keys(self, sheet: Sheet) -> Sequence[SortKey]:
+        return [counts.sort_key for counts in sheet.penalties]
+
+
+@register
+class Lot(KeyedMetric):
+    key = TieBreak.LOT
+    rule = "T-7"
+    name_en = "Lot"
+    name_ru = "Жребий"
+    abbr_en = "Lot"
+    abbr_ru = "Жр"
+    explanation_en = "A random draw from the tournament's recorded seed; the lower number ranks higher."
+    explanation_ru = "Жребий по записанному зерну турнира; меньший номер выше."
+
+    def sort_keys(self, sheet: Sheet) -> Sequence[SortKey]:
+        return sheet.lots
+
+
+RANKING_ORDER: tuple[TieBreak, ...] = tuple(TieBreak)
+"""The order the criteria apply in: points, T-1, T-2, T-3, T-4, T-5, T-6, T-7."""
+
+if set(METRICS) != set(RANKING_ORDER):
+    raise InvariantError("every criterion must be registered exactly once")
