@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
+from itertools import pairwise
 
 from turnir.domain.model import PairingKind, Round, Stage
 from turnir.domain.pairing import elimination
@@ -20,6 +22,7 @@ from turnir.domain.pairing.swiss import pair_swiss
 from turnir.domain.tournament import (
     Tournament,
     swiss_entrants,
+    top_qualifiers,
     validate_players,
     validate_settings,
 )
@@ -135,11 +138,14 @@ def _check_top(t: Tournament) -> None:
     if len(tops) > elimination.top_rounds_needed(size):
         raise UserError(f"a top of {size} has at most "
                         f"{elimination.top_rounds_needed(size)} rounds", code="bad_file")
-    expected = len(tops[0].pairings)
-    if expected != size // 2:
-        raise UserError(f"the first top round of a top of {size} has {size // 2} matches",
-                        code="bad_file")
-    for prev, nxt in zip(tops, tops[1:], strict=False):
+    seeded = elimination.first_top_round(top_qualifiers(replace(t, rounds=t.swiss_rounds)))
+    if [(p.a, p.b) for p in tops[0].pairings] != seeded:
+        raise UserError(
+            f"round {tops[0].number}: the top must be seeded from the Swiss standings, "
+            f"1 v {size}, 2 v {size - 1}, … in bracket order (P-5)",
+            code="bad_file",
+        )
+    for prev, nxt in pairwise(tops):
         winners = [p.winner() for p in prev.pairings]
         players = [pid for p in nxt.pairings for pid in p.players]
         if winners != players:

@@ -59,7 +59,7 @@ class Tournament:
     rounds: tuple[Round, ...] = ()
     undone: tuple[int, ...] = ()
     """Round numbers that were undone, in order; each undo makes the next lot a new draw."""
-    penalties: Mapping[PlayerId, PenaltyCounts] = field(default=_NO_PENALTIES)
+    penalties: Mapping[PlayerId, PenaltyCounts] = field(default_factory=lambda: _NO_PENALTIES)
     """Penalty counts per player for T-6 (filled by the judging module)."""
 
     # ----- queries -----------------------------------------------------------------------
@@ -343,6 +343,39 @@ def _pair_top_round(t: Tournament, number: int, lot: str) -> Round:
     return Round(number, Stage.TOP, lines, lot)
 
 
+def check_result_change(
+    pairing: Pairing, result: MatchResult, *, round_number: int, stage: Stage,
+    settings: Settings, last_round: int, correction: bool,
+) -> bool:
+    """May ``result`` be recorded at ``pairing`` now? ``False``: it is already there (a no-op).
+
+    The rules of ``record_result`` for one line, so that storage can apply them without loading
+    the whole tournament: the result must be possible (S-2, S-3); a different result needs
+    ``correction`` (S-6), and a correction is refused once a later round exists.
+    """
+    elimination_match = stage is Stage.TOP
+    best_of = settings.top_best_of if elimination_match else settings.best_of
+    result.validate(best_of=best_of, elimination=elimination_match)
+    if pairing.result == result:
+        return False
+    table = pairing.table
+    if pairing.result is not None and not correction:
+        raise ConflictError(
+            f"round {round_number} table {table} already has the result "
+            f"{pairing.result.score}; correcting it is a judge's correction",
+            code="result_exists",
+        )
+    if pairing.result is not None and round_number != last_round:
+        raise ConflictError(
+            f"round {round_number} table {table}: a later round was already paired from this "
+            "result; undo that round first",
+            code="result_locked",
+        )
+    if result.ending is MatchEnding.INTENTIONAL_DRAW and elimination_match:
+        raise InvariantError("validate() lets no intentional draw into the top")
+    return True
+
+
 def record_result(
     t: Tournament, round_number: int, table: int, result: MatchResult, *, correction: bool = False
 ) -> Tournament:
@@ -354,25 +387,11 @@ def record_result(
     """
     rnd = t.round(round_number)
     pairing = rnd.pairing_at(table)
-    elimination_match = rnd.stage is Stage.TOP
-    best_of = t.settings.top_best_of if elimination_match else t.settings.best_of
-    result.validate(best_of=best_of, elimination=elimination_match)
-    if pairing.result == result:
+    if not check_result_change(
+        pairing, result, round_number=round_number, stage=rnd.stage, settings=t.settings,
+        last_round=t.rounds[-1].number, correction=correction,
+    ):
         return t
-    if pairing.result is not None and not correction:
-        raise ConflictError(
-            f"round {round_number} table {table} already has the result "
-            f"{pairing.result.score}; correcting it is a judge's correction",
-            code="result_exists",
-        )
-    if pairing.result is not None and round_number != t.rounds[-1].number:
-        raise ConflictError(
-            f"round {round_number} table {table}: a later round was already paired from this "
-            "result; undo that round first",
-            code="result_locked",
-        )
-    if result.ending is MatchEnding.INTENTIONAL_DRAW and elimination_match:
-        raise InvariantError("validate() lets no intentional draw into the top")
     new_pairing = replace(pairing, result=result)
     new_round = replace(
         rnd, pairings=tuple(new_pairing if p is pairing else p for p in rnd.pairings)

@@ -51,7 +51,7 @@ players' records the criteria read) and the criteria.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import ClassVar, TypeVar
@@ -142,15 +142,19 @@ class TieBreak(StrEnum):
 class Sheet:
     """The players' records that the criteria read, indexed by position (0..n-1).
 
-    Position ``i`` is the ``i``-th smallest player id, so nothing depends on input order. The
-    sequences are built once by ``Sheet.build`` and never changed afterwards. Lists of opponents
-    hold one entry per finished match (an opponent met twice appears twice, T-9).
+    Position ``i`` is the ``i``-th smallest player id, so nothing depends on input order.
+    Finished matches are kept as parallel columns (``match_a``, ``match_b``,
+    ``match_outcome``), one entry per match, so an opponent met twice counts twice (T-9).
+    Everything is built once by ``Sheet.build`` and never changed afterwards; derived values
+    (``column``) are computed on first use and kept.
     """
 
     players: Sequence[PlayerId]
     """Player ids, ascending."""
     index: Mapping[PlayerId, int]
     """Player id → position."""
+    table: PointsTable
+    """The points table the event uses (S-7)."""
     points: Sequence[int]
     """Current points, byes included (S-5, S-7)."""
     wins: Sequence[int]
@@ -159,20 +163,15 @@ class Sheet:
     """Finished matches won, drawn and lost (a double loss is a loss); byes not included."""
     byes: Sequence[int]
     """Byes of both kinds (S-5)."""
-    beaten: Sequence[Sequence[int]]
-    """Positions of the opponents the player beat, one per match."""
-    lost_to: Sequence[Sequence[int]]
-    """Positions of the opponents the player lost to, one per match (double losses included)."""
-    played: Sequence[Sequence[int]]
-    """Positions of all the opponents of finished matches, one per match."""
-    earned: Sequence[Sequence[int]]
-    """Points the player earned in each match of ``played`` (same order)."""
+    match_a: Sequence[int]
+    match_b: Sequence[int]
+    """Positions of the two players of each finished match."""
+    match_outcome: Sequence[MatchOutcome]
+    """The outcome of each finished match, from ``match_a``'s side."""
     penalties: Sequence[PenaltyCounts]
     lots: Sequence[int]
     """Lot numbers (T-7); unique."""
-    _columns: dict[TieBreak, Sequence[int]] = field(
-        default_factory=dict, init=False, repr=False
-    )
+    _columns: dict[TieBreak, Sequence[int]] = field(default_factory=dict, init=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.players)
@@ -186,6 +185,23 @@ class Sheet:
                 raise InvariantError(f"{key} is not a scoring criterion")
             cached = self._columns[key] = metric.scores(self)
         return cached
+
+    def meetings(self, among: Set[int]) -> dict[tuple[int, int], tuple[int, int]]:
+        """For each two players of ``among`` (positions) who met, ``(i, j)`` with ``i < j``: the
+        points each of them earned in their matches against the other, summed over rematches."""
+        gain = _gains(self.table)
+        meetings: dict[tuple[int, int], tuple[int, int]] = {}
+        for a, b, outcome in zip(self.match_a, self.match_b, self.match_outcome, strict=True):
+            if a not in among or b not in among:
+                continue
+            got_a, got_b = gain[outcome]
+            if a > b:
+                a, b, got_a, got_b = b, a, got_b, got_a
+            before = meetings.get((a, b))
+            if before is not None:
+                got_a, got_b = before[0] + got_a, before[1] + got_b
+            meetings[a, b] = (got_a, got_b)
+        return meetings
 
     @staticmethod
     def build(
@@ -215,13 +231,13 @@ class Sheet:
         draws = [0] * n
         losses = [0] * n
         byes = [0] * n
-        beaten: list[list[int]] = [[] for _ in range(n)]
-        lost_to: list[list[int]] = [[] for _ in range(n)]
-        played: list[list[int]] = [[] for _ in range(n)]
-        earned: list[list[int]] = [[] for _ in range(n)]
+        match_a: list[int] = []
+        match_b: list[int] = []
+        match_outcome: list[MatchOutcome] = []
         win, draw, loss, bye = points.win, points.draw, points.loss, points.bye
         a_wins, b_wins, drawn = MatchOutcome.A_WINS, MatchOutcome.B_WINS, MatchOutcome.DRAW
         match_kind = PairingKind.MATCH
+        position = index.get
         numbers: set[int] = set()
         for rnd in rounds:
             if rnd.stage is not Stage.SWISS:
@@ -231,7 +247,7 @@ class Sheet:
             numbers.add(rnd.number)
             busy: set[int] = set()
             for pairing in rnd.pairings:
-                a = index.get(pairing.a, -1)
+                a = position(pairing.a, -1)
                 if a < 0 or a in busy:
                     raise _stray(rnd.number, pairing.a, a)
                 busy.add(a)
@@ -243,42 +259,37 @@ class Sheet:
                     continue
                 if pairing.kind is not match_kind:
                     raise InvariantError(f"round {rnd.number}: a bye with an opponent")
-                b = index.get(pairing.b, -1)
+                b = position(pairing.b, -1)
                 if b < 0 or b in busy:
                     raise _stray(rnd.number, pairing.b, b)
                 busy.add(b)
                 result = pairing.result
                 if result is None:
-                    continue
+                    continue  # unfinished: counts for nothing
                 outcome = result.outcome
+                match_a.append(a)
+                match_b.append(b)
+                match_outcome.append(outcome)
                 if outcome is a_wins:
                     wins[a] += 1
                     losses[b] += 1
-                    beaten[a].append(b)
-                    lost_to[b].append(a)
-                    got_a, got_b = win, loss
+                    pts[a] += win
+                    pts[b] += loss
                 elif outcome is b_wins:
                     wins[b] += 1
                     losses[a] += 1
-                    beaten[b].append(a)
-                    lost_to[a].append(b)
-                    got_a, got_b = loss, win
+                    pts[a] += loss
+                    pts[b] += win
                 elif outcome is drawn:
                     draws[a] += 1
                     draws[b] += 1
-                    got_a = got_b = draw
-                else:  # double loss: each lost to the other, neither beat the other
+                    pts[a] += draw
+                    pts[b] += draw
+                else:  # double loss
                     losses[a] += 1
                     losses[b] += 1
-                    lost_to[a].append(b)
-                    lost_to[b].append(a)
-                    got_a = got_b = loss
-                pts[a] += got_a
-                pts[b] += got_b
-                played[a].append(b)
-                played[b].append(a)
-                earned[a].append(got_a)
-                earned[b].append(got_b)
+                    pts[a] += loss
+                    pts[b] += loss
         missing = [pid for pid in ids if pid not in lot]
         if missing:
             raise InvariantError(f"players without a lot number: {missing[:10]}")
@@ -288,18 +299,28 @@ class Sheet:
         return Sheet(
             players=tuple(ids),
             index=index,
+            table=points,
             points=pts,
             wins=wins,
             draws=draws,
             losses=losses,
             byes=byes,
-            beaten=beaten,
-            lost_to=lost_to,
-            played=played,
-            earned=earned,
+            match_a=match_a,
+            match_b=match_b,
+            match_outcome=match_outcome,
             penalties=[penalties.get(pid, NO_PENALTIES) for pid in ids],
             lots=lots,
         )
+
+
+def _gains(table: PointsTable) -> dict[MatchOutcome, tuple[int, int]]:
+    """Points of A and B for each outcome (S-2, S-7)."""
+    return {
+        MatchOutcome.A_WINS: (table.win, table.loss),
+        MatchOutcome.B_WINS: (table.loss, table.win),
+        MatchOutcome.DRAW: (table.draw, table.draw),
+        MatchOutcome.DOUBLE_LOSS: (table.loss, table.loss),
+    }
 
 
 def _stray(number: int, player: PlayerId, position: int) -> InvariantError:
@@ -344,8 +365,8 @@ class GroupMetric(Metric):
     """A criterion that compares the players of a tied group with each other (head-to-head)."""
 
     @abstractmethod
-    def split(self, sheet: Sheet, group: Sequence[int]) -> list[list[int]]:
-        """Split a tied group (positions) into sub-groups, best first; ties stay together."""
+    def split(self, sheet: Sheet, groups: Sequence[Sequence[int]]) -> list[list[list[int]]]:
+        """Split each tied group (positions) into sub-groups, best first; ties stay together."""
 
 
 METRICS: dict[TieBreak, Metric] = {}
@@ -362,9 +383,7 @@ def register(cls: _M) -> _M:
     return cls
 
 
-def _sum_points(sheet: Sheet, opponents: Sequence[Sequence[int]]) -> list[int]:
-    points = sheet.points.__getitem__
-    return [sum(map(points, row)) for row in opponents]
+_A_WINS, _B_WINS, _DRAW = MatchOutcome.A_WINS, MatchOutcome.B_WINS, MatchOutcome.DRAW
 
 
 @register
@@ -394,7 +413,14 @@ class QualityOfWins(ScoreMetric):
     explanation_ru = "Сумма очков, набранных оппонентами, которых игрок выиграл."
 
     def scores(self, sheet: Sheet) -> Sequence[int]:
-        return _sum_points(sheet, sheet.beaten)
+        points = sheet.points
+        quality = [0] * len(sheet)
+        for a, b, outcome in zip(sheet.match_a, sheet.match_b, sheet.match_outcome, strict=True):
+            if outcome is _A_WINS:
+                quality[a] += points[b]
+            elif outcome is _B_WINS:
+                quality[b] += points[a]
+        return quality
 
 
 @register
@@ -409,7 +435,17 @@ class QualityOfLosses(ScoreMetric):
     explanation_ru = "Сумма очков, набранных оппонентами, которым игрок проиграл."
 
     def scores(self, sheet: Sheet) -> Sequence[int]:
-        return _sum_points(sheet, sheet.lost_to)
+        points = sheet.points
+        quality = [0] * len(sheet)
+        for a, b, outcome in zip(sheet.match_a, sheet.match_b, sheet.match_outcome, strict=True):
+            if outcome is _A_WINS:
+                quality[b] += points[a]
+            elif outcome is _B_WINS:
+                quality[a] += points[b]
+            elif outcome is not _DRAW:  # a double loss: each lost to the other (T-9)
+                quality[a] += points[b]
+                quality[b] += points[a]
+        return quality
 
 
 @register
@@ -424,7 +460,12 @@ class QualityOfGames(ScoreMetric):
     explanation_ru = "Сумма очков, набранных оппонентами, с которыми игрок играл."
 
     def scores(self, sheet: Sheet) -> Sequence[int]:
-        return _sum_points(sheet, sheet.played)
+        points = sheet.points
+        quality = [0] * len(sheet)
+        for a, b in zip(sheet.match_a, sheet.match_b, strict=True):
+            quality[a] += points[b]
+            quality[b] += points[a]
+        return quality
 
 
 @register
@@ -444,11 +485,11 @@ class SecondOrderQuality(ScoreMetric):
 
     def scores(self, sheet: Sheet) -> Sequence[int]:
         quality = sheet.column(TieBreak.QUALITY_OF_GAMES)
-        of = quality.__getitem__
-        return [
-            sum(map(of, row)) + byes * own
-            for row, byes, own in zip(sheet.played, sheet.byes, quality, strict=True)
-        ]
+        second = [byes * own for byes, own in zip(sheet.byes, quality, strict=True)]
+        for a, b in zip(sheet.match_a, sheet.match_b, strict=True):
+            second[a] += quality[b]
+            second[b] += quality[a]
+        return second
 
 
 @register
@@ -459,33 +500,42 @@ class HeadToHead(GroupMetric):
     name_ru = "Личная встреча"
     abbr_en = "H2H"
     abbr_ru = "ЛВ"
-    explanation_en = (
-        "Points in the matches among the tied players, when every two of them met."
-    )
+    explanation_en = "Points in the matches among the tied players, when every two of them met."
     explanation_ru = "Очки в матчах между равными игроками, если все они встречались друг с другом."
 
-    def split(self, sheet: Sheet, group: Sequence[int]) -> list[list[int]]:
-        members = list(group)
+    def split(self, sheet: Sheet, groups: Sequence[Sequence[int]]) -> list[list[list[int]]]:
+        played = [
+            w + d + lost for w, d, lost in zip(sheet.wins, sheet.draws, sheet.losses, strict=True)
+        ]
+        # Someone who played fewer than (group size - 1) matches cannot have met all the others.
+        candidates = [
+            sorted(group)
+            for group in groups
+            if len(group) > 1 and all(played[p] >= len(group) - 1 for p in group)
+        ]
+        meetings = sheet.meetings({p for group in candidates for p in group})
+        return [self._split(meetings, sorted(group)) for group in groups]
+
+    def _split(
+        self, meetings: Mapping[tuple[int, int], tuple[int, int]], members: list[int]
+    ) -> list[list[int]]:
+        """``members`` ascending; the mini-table counts only matches among them."""
         if len(members) < 2:
             return [members]
-        inside = set(members)
-        mini: dict[int, int] = {}
-        for player in members:
-            met: set[int] = set()
-            total = 0
-            for opponent, got in zip(sheet.played[player], sheet.earned[player], strict=True):
-                if opponent in inside:
-                    met.add(opponent)
-                    total += got
-            if len(met) != len(members) - 1:
-                return [members]  # not every two of them met: head-to-head does not apply
-            mini[player] = total
+        mini = dict.fromkeys(members, 0)
+        for k, low in enumerate(members):
+            for high in members[k + 1 :]:
+                met = meetings.get((low, high))
+                if met is None:
+                    return [members]  # not every two of them met: head-to-head does not apply
+                mini[low] += met[0]
+                mini[high] += met[1]
         levels = sorted(set(mini.values()), reverse=True)
         if len(levels) == 1:
             return [members]
         parts: list[list[int]] = []
         for level in levels:
-            parts.extend(self.split(sheet, [p for p in members if mini[p] == level]))
+            parts.extend(self._split(meetings, [p for p in members if mini[p] == level]))
         return parts
 
 
@@ -517,7 +567,9 @@ class Lot(KeyedMetric):
     name_ru = "Жребий"
     abbr_en = "Lot"
     abbr_ru = "Жр"
-    explanation_en = "A random draw from the tournament's recorded seed; the lower number ranks higher."
+    explanation_en = (
+        "A random draw from the tournament's recorded seed; the lower number ranks higher."
+    )
     explanation_ru = "Жребий по записанному зерну турнира; меньший номер выше."
 
     def sort_keys(self, sheet: Sheet) -> Sequence[SortKey]:

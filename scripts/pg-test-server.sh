@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL server for the test suite, on loopback only.
+#
+#   scripts/pg-test-server.sh [start]   install postgresql when missing (Debian package), start
+#                                       the cluster when it is not running, print its URL
+#   scripts/pg-test-server.sh stop      stop it (the data stays for a fast restart)
+#   scripts/pg-test-server.sh status    exit 0 when it is running
+#
+# The cluster lives in $TURNIR_PG_DIR (default /tmp/turnir-pg-test), listens on 127.0.0.1 at
+# $TURNIR_PG_PORT (default 54329) with trust authentication, and runs as the `postgres` system
+# user (initdb refuses root). It is tuned for tests, not for data: fsync is off.
+set -euo pipefail
+PORT="${TURNIR_PG_PORT:-54329}"
+DIR="${TURNIR_PG_DIR:-/tmp/turnir-pg-test}"
+DATA="$DIR/data"
+LOG="$DIR/server.log"
+URL="postgresql://postgres@127.0.0.1:${PORT}/postgres"
+action="${1:-start}"
+
+find_bin() {
+  local found
+  found="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
+  [ -n "$found" ] && [ -x "$found/pg_ctl" ] && echo "$found"
+}
+
+as_postgres() {
+  if [ "$(id -un)" = postgres ]; then "$@"; else runuser -u postgres -- "$@"; fi
+}
+
+running() {
+  local bin
+  bin="$(find_bin)" || return 1
+  [ -f "$DATA/PG_VERSION" ] && as_postgres "$bin/pg_ctl" -D "$DATA" status >/dev/null 2>&1
+}
+
+case "$action" in
+  status)
+    running
+    exit $?
+    ;;
+  stop)
+    if running; then
+      as_postgres "$(find_bin)/pg_ctl" -D "$DATA" -m fast -w stop >/dev/null
+    fi
+    exit 0
+    ;;
+  start) ;;
+  *)
+    echo "usage: $0 [start|stop|status]" >&2
+    exit 2
+    ;;
+esac
+
+if ! BIN="$(find_bin)"; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "PostgreSQL is not installed (run as root, or: sudo apt-get install postgresql)" >&2
+    exit 1
+  fi
+  echo "installing postgresql" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq --no-install-recommends postgresql >/dev/null
+  BIN="$(find_bin)"
+fi
+
+if ! running; then
+  mkdir -p "$DIR"
+  chown postgres: "$DIR" 2>/dev/null || true
+  if [ ! -f "$DATA/PG_VERSION" ]; then
+    as_postgres "$BIN/initdb" -D "$DATA" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 \
+      >"$DIR/initdb.log" 2>&1 || { cat "$DIR/initdb.log" >&2; exit 1; }
+  fi
+  as_postgres "$BIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 60 \
+    -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+    start >/dev/null || { tail -n 20 "$LOG" >&2; exit 1; }
+fi
+echo "$URL"

@@ -1,0 +1,209 @@
+"""``turnir robot``: replay a recorded game, simulate a round, or serve the robot's HTTP API.
+
+The main CLI mounts ``robot_app``. A ``UserError`` is printed on stderr with exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from turnir.domain.robot_rules import color_name
+from turnir.errors import UserError
+from turnir.robot.decision import format_clock
+from turnir.robot.engine import (
+    DEFAULT_STOCKFISH,
+    EngineSettings,
+    Evaluator,
+    SearchLimit,
+    StockfishPool,
+)
+from turnir.robot.pgn import read_recorded_game
+from turnir.robot.replay import EntryKind, ReplayReport, replay, scripted_for
+from turnir.robot.schemas import DecisionOut
+from turnir.robot.simulate import SimulationSettings, random_evaluator, simulate_round
+
+robot_app = typer.Typer(
+    name="robot",
+    help="The online judge robot (rules A-0..A-6): replay, simulate, serve.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+
+class EngineChoice(StrEnum):
+    fake = "fake"
+    stockfish = "stockfish"
+
+
+EngineOpt = Annotated[EngineChoice, typer.Option(help="fake (scripted scores) or stockfish.")]
+NodesOpt = Annotated[int, typer.Option(min=1, help="Stockfish nodes per evaluation.")]
+ProcessesOpt = Annotated[int, typer.Option(min=1, help="Stockfish processes.")]
+PathOpt = Annotated[str, typer.Option(help="The Stockfish binary.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+
+
+def _fail(message: str) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    return typer.Exit(code=2)
+
+
+def _pool(path: str, processes: int, nodes: int) -> StockfishPool:
+    return StockfishPool(EngineSettings(path=path, processes=processes,
+                                        limit=SearchLimit(nodes=nodes)))
+
+
+@robot_app.command("replay")
+def replay_command(
+    game: Annotated[Path, typer.Argument(help="A recorded game: GAME.json or GAME.pgn.")],
+    engine: EngineOpt = EngineChoice.stockfish,
+    nodes: NodesOpt = 10_000,
+    stockfish: PathOpt = DEFAULT_STOCKFISH,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print the timeline of checks and decisions of a recorded game."""
+    try:
+        recorded = read_recorded_game(game)
+        evaluator: Evaluator = (scripted_for(recorded) if engine is EngineChoice.fake
+                                else _pool(stockfish, 1, nodes))
+        try:
+            report = replay(recorded, evaluator)
+        finally:
+            evaluator.close()
+    except UserError as error:
+        raise _fail(error.message) from None
+    if as_json:
+        console.print_json(json.dumps(_replay_json(report)))
+        return
+    _print_replay(report)
+
+
+def _replay_json(report: ReplayReport) -> dict[str, object]:
+    start = report.game.setup.round_start_ms
+    final = report.final
+    return {
+        "game_id": report.game.setup.game_id,
+        "timeline": [{"t": (e.at_ms - start) / 1000, "kind": e.kind.value, "text": e.text}
+                     for e in report.entries],
+        "decisions": [DecisionOut.build(d).model_dump(mode="json") for d in report.decisions],
+        "result": final.end.result.value if final.end else None,
+        "end_reason": final.end.reason.value if final.end else None,
+        "evaluations": report.evaluations,
+    }
+
+
+_STYLE = {EntryKind.START: "bold", EntryKind.CHECK: "dim", EntryKind.DECISION: "cyan",
+          EntryKind.END: "bold green", EntryKind.IGNORED: "yellow"}
+
+
+def _print_replay(report: ReplayReport) -> None:
+    setup = report.game.setup
+    schedule = report.final.schedule
+    start = setup.round_start_ms
+    console.print(f"[bold]{setup.game_id}[/]: {setup.white} v {setup.black}, "
+                  f"{setup.time_control.label()}; checks at "
+                  f"{format_clock(schedule.first_ms - start)}, "
+                  f"{format_clock(schedule.second_ms - start)}, "
+                  f"{format_clock(schedule.unconditional_ms - start)} after the round start")
+    table = Table(title="Timeline (time after the round start)")
+    table.add_column("Time", justify="right")
+    table.add_column("What")
+    table.add_column("Rule")
+    table.add_column("Clocks W / B", justify="right")
+    table.add_column("Mean lag W / B", justify="right")
+    table.add_column("Eval", justify="right")
+    table.add_column("Details")
+    for entry in report.entries:
+        rule = clocks = lags = evaluation = ""
+        what = entry.kind.value
+        if entry.decision is not None:
+            d = entry.decision
+            f = d.figures
+            what = d.verdict.value.replace("_", " ")
+            rule = " > ".join(r.value for r in d.trail)
+            clocks = f"{format_clock(f.white_clock_ms)} / {format_clock(f.black_clock_ms)}"
+            lags = (f"{float(f.white_mean_lag_ms) / 1000:.2f} / "
+                    f"{float(f.black_mean_lag_ms) / 1000:.2f}")
+            if f.evaluation is not None and f.evaluation_pov is not None:
+                evaluation = f"{f.evaluation.pawns:+.2f} ({color_name(f.evaluation_pov)[0]})"
+        elif entry.snapshot is not None:
+            s = entry.snapshot
+            clocks = f"{format_clock(s.white_clock_ms)} / {format_clock(s.black_clock_ms)}"
+            lags = (f"{float(s.white_lag.mean_ms) / 1000:.2f} / "
+                    f"{float(s.black_lag.mean_ms) / 1000:.2f}")
+        table.add_row(format_clock(entry.at_ms - start), what, rule, clocks, lags, evaluation,
+                      entry.text, style=_STYLE[entry.kind])
+    console.print(table)
+
+
+@robot_app.command("simulate")
+def simulate_command(
+    games: Annotated[int, typer.Option(min=1, help="Games in the round.")] = 1000,
+    laggers: Annotated[float, typer.Option(min=0.0, max=1.0,
+                                           help="Share of games with a lagger.")] = 0.1,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 1,
+    time_control: Annotated[str, typer.Option(help="base+increment, e.g. 3+0.")] = "3+0",
+    engine: EngineOpt = EngineChoice.fake,
+    nodes: NodesOpt = 10_000,
+    processes: ProcessesOpt = 2,
+    stockfish: PathOpt = DEFAULT_STOCKFISH,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run a synthetic round in simulated time and summarise the robot's decisions."""
+    try:
+        settings = SimulationSettings(games=games, laggers=laggers, seed=seed,
+                                      time_control=time_control)
+        evaluator: Evaluator = (random_evaluator(seed) if engine is EngineChoice.fake
+                                else _pool(stockfish, processes, nodes))
+        started = time.perf_counter()
+        try:
+            report = simulate_round(settings, evaluator=evaluator)
+        finally:
+            evaluator.close()
+        elapsed = time.perf_counter() - started
+    except UserError as error:
+        raise _fail(error.message) from None
+    summary = {**report.summary(), "seconds": round(elapsed, 2), "engine": engine.value}
+    if as_json:
+        console.print_json(json.dumps(summary))
+        return
+    table = Table(title=f"Simulated round: {games} games, {laggers:.0%} with a lagger, "
+                        f"{time_control}, seed {seed}, engine {engine.value}")
+    table.add_column("Figure")
+    table.add_column("Value", justify="right")
+    for key, value in summary.items():
+        if isinstance(value, dict):
+            for sub, n in value.items():
+                table.add_row(f"{key}: {sub}", str(n))
+        else:
+            table.add_row(key.replace("_", " "), str(value))
+    console.print(table)
+
+
+@robot_app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port.")] = 8100,
+    webhook: Annotated[str | None, typer.Option(help="POST ending decisions here.")] = None,
+    nodes: NodesOpt = 10_000,
+    processes: ProcessesOpt = 2,
+    stockfish: PathOpt = DEFAULT_STOCKFISH,
+) -> None:
+    """Run the robot's HTTP API with checks on the real clock."""
+    import uvicorn
+
+    from turnir.robot.api import create_robot_app
+
+    app = create_robot_app(engine=EngineSettings(path=stockfish, processes=processes,
+                                                 limit=SearchLimit(nodes=nodes)),
+                           webhook_url=webhook)
+    uvicorn.run(app, host=host, port=port)

@@ -1,0 +1,117 @@
+"""What every use case shares: the write transaction with its lock and audit, and the plain
+records services return (the CLI and the web render them; they never see table rows)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+
+from sqlalchemy import Connection, RowMapping, func, select
+
+from turnir.domain.model import Settings
+from turnir.errors import ConflictError, UserError
+from turnir.storage.database import Database
+from turnir.storage.mappers import settings_from_row, tournament_row
+from turnir.storage.repositories import Change, bump_version
+from turnir.storage.tables import entries, rounds, tournaments
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class TournamentFormat(StrEnum):
+    """The kind of event (001, 004)."""
+
+    SWISS = "swiss"
+    DRAFT = "draft"
+    CONSTRUCTED = "constructed"
+
+
+class RulesLevel(StrEnum):
+    """Rules levels (J-7)."""
+
+    AMATEUR = "amateur"
+    PROFESSIONAL = "professional"
+    HIGHEST = "highest"
+
+
+class Status(StrEnum):
+    """Where a stored tournament is: before round 1, running, or closed by the organizer."""
+
+    REGISTRATION = "registration"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """A stored tournament at a glance."""
+
+    id: int
+    name: str
+    format: TournamentFormat
+    rules_level: RulesLevel
+    status: Status
+    settings: Settings
+    seed: int
+    version: int
+    """Changes with every change to the tournament itself, its players or its rounds."""
+    created_at: datetime
+    finished_at: datetime | None
+    players: int
+    rounds: int
+
+
+def tournament_info(conn: Connection, tournament_id: int) -> TournamentInfo:
+    row = tournament_row(conn, tournament_id)
+    return info_from_row(conn, row)
+
+
+def info_from_row(conn: Connection, row: RowMapping) -> TournamentInfo:
+    tid = row["id"]
+    players = conn.execute(
+        select(func.count()).select_from(entries).where(entries.c.tournament_id == tid)
+    ).scalar_one()
+    played = conn.execute(
+        select(func.count()).select_from(rounds).where(rounds.c.tournament_id == tid)
+    ).scalar_one()
+    return TournamentInfo(
+        id=tid, name=row["name"], format=TournamentFormat(row["format"]),
+        rules_level=RulesLevel(row["rules_level"]), status=Status(row["status"]),
+        settings=settings_from_row(row), seed=row["seed"], version=row["version"],
+        created_at=row["created_at"], finished_at=row["finished_at"], players=int(players),
+        rounds=int(played),
+    )
+
+
+def check_actor(actor: str) -> str:
+    cleaned = " ".join(actor.split())
+    if not cleaned:
+        raise UserError("every change needs the name of who makes it", code="no_actor")
+    return cleaned[:200]
+
+
+@contextmanager
+def changing(db: Database, tournament_id: int | None, actor: str) -> Iterator[Change]:
+    """One use case's write transaction: the tournament locked (when given), committed at the
+    end of the block, rolled back on any error so the database is left unchanged."""
+    who = check_actor(actor)
+    with db.write(lock=tournament_id) as conn:
+        yield Change(conn=conn, actor=who, at=utc_now())
+
+
+def refuse_when_finished(row: RowMapping) -> None:
+    if row["status"] == Status.FINISHED:
+        raise ConflictError(f"the tournament {row['name']!r} is finished; nothing can change in it",
+                        code="finished")
+
+
+def touch_tournament(conn: Connection, row: RowMapping, **values: object) -> int:
+    """Count a change to the tournament's players or rounds: its version goes up by one."""
+    version = int(row["version"])
+    bump_version(conn, tournaments, int(row["id"]), version, dict(values))
+    return version + 1

@@ -1,0 +1,194 @@
+"""Use cases on rounds: start the next round (paired by the domain core, P-2..P-5), build the
+top, undo a round without results, swap two players' seats (P-7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, delete, func, select, update
+
+from turnir.domain.model import Round, Stage
+from turnir.domain.tournament import (
+    Tournament,
+    pair_next_round,
+    swap_players,
+    undo_last_round,
+)
+from turnir.errors import ConflictError, InvariantError
+from turnir.services.common import Status, changing, refuse_when_finished, touch_tournament
+from turnir.services.players import drop_absent
+from turnir.storage.database import Database
+from turnir.storage.mappers import insert_round, load_tournament, tournament_row
+from turnir.storage.repositories import (
+    Change,
+    bump_version,
+    check_version,
+    entry_by_ref,
+    round_row,
+)
+from turnir.storage.tables import entries, pairings, rounds, stages
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    """A round together with the tournament it belongs to (for names and points)."""
+
+    round: Round
+    tournament: Tournament
+    version: int
+    """The tournament's version after the change."""
+
+
+def round_json(rnd: Round) -> dict[str, Any]:
+    return {
+        "number": rnd.number, "stage": rnd.stage.value, "lot": rnd.lot, "edits": list(rnd.edits),
+        "pairings": [[p.table, p.a, p.b, p.kind.value] for p in rnd.pairings],
+    }
+
+
+def start_round(
+    db: Database, tournament_id: int, *, actor: str, expected_version: int | None = None,
+    drop_absent_players: bool = False,
+) -> RoundView:
+    """Pair the next round: Swiss while Swiss rounds remain, then the top (P-1..P-5).
+
+    With ``drop_absent_players`` before round 1, players who did not check in are dropped
+    first (each drop logged).
+    """
+    with changing(db, tournament_id, actor) as change:
+        return _pair(change, tournament_id, expected_version, drop_absent_players, top=False)
+
+
+def build_top(
+    db: Database, tournament_id: int, *, actor: str, expected_version: int | None = None,
+) -> RoundView:
+    """Pair the first round of the top from the Swiss standings (P-5); refused before the last
+    Swiss round is over or when the tournament has no top."""
+    with changing(db, tournament_id, actor) as change:
+        return _pair(change, tournament_id, expected_version, False, top=True)
+
+
+def _pair(change: Change, tournament_id: int, expected_version: int | None,
+          drop_absent_players: bool, *, top: bool) -> RoundView:
+    conn = change.conn
+    row = tournament_row(conn, tournament_id)
+    refuse_when_finished(row)
+    check_version(conn, tournament_id, "tournament", tournament_id, "the tournament",
+                  expected_version, row["version"])
+    dropped: list[int] = []
+    if drop_absent_players and row["status"] == Status.REGISTRATION:
+        present = conn.execute(select(func.count()).select_from(entries).where(
+            entries.c.tournament_id == tournament_id, entries.c.checked_in.is_(True)
+        )).scalar_one()
+        if not present:
+            raise ConflictError("nobody has checked in yet", code="nobody_checked_in")
+        dropped = drop_absent(conn, tournament_id, change.actor, change.at)
+    t = load_tournament(conn, tournament_id)
+    if top and (t.settings.top_size == 0 or t.top_rounds
+                or len(t.swiss_rounds) < t.swiss_rounds_planned):
+        if t.settings.top_size == 0:
+            raise ConflictError("this tournament has no top", code="no_top")
+        if t.top_rounds:
+            raise ConflictError("the top is already built", code="top_exists")
+        raise ConflictError(
+            f"the top starts after Swiss round {t.swiss_rounds_planned}; "
+            f"{len(t.swiss_rounds)} played",
+            code="swiss_not_over",
+        )
+    paired = pair_next_round(t)
+    rnd = paired.rounds[-1]
+    insert_round(conn, tournament_id, rnd, at=change.at, actor=change.actor)
+    version = touch_tournament(conn, row, status=Status.RUNNING.value)
+    for number in dropped:
+        change.log(tournament_id, "player.drop", "entry", number, {"dropped_after": None},
+                   {"dropped_after": 0, "reason": "did not check in"})
+    change.log(tournament_id, "round.pair", "round", rnd.number, None, round_json(rnd))
+    return RoundView(rnd, paired, version)
+
+
+def undo_round(
+    db: Database, tournament_id: int, *, actor: str, expected_version: int | None = None,
+) -> RoundView | None:
+    """Remove the last round when none of its matches has a result (P-7); returns the round
+    that is now the last one (``None`` when none is left)."""
+    with changing(db, tournament_id, actor) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        refuse_when_finished(row)
+        check_version(conn, tournament_id, "tournament", tournament_id, "the tournament",
+                      expected_version, row["version"])
+        t = load_tournament(conn, tournament_id)
+        after = undo_last_round(t)
+        last = t.rounds[-1]
+        _delete_round(conn, tournament_id, last.number)
+        status = Status.RUNNING if after.rounds else Status.REGISTRATION
+        version = touch_tournament(conn, row, undone=list(after.undone), status=status.value)
+        change.log(tournament_id, "round.undo", "round", last.number, round_json(last), None)
+        current = after.current_round
+        return None if current is None else RoundView(current, after, version)
+
+
+def _delete_round(conn: Connection, tournament_id: int, number: int) -> None:
+    rnd = round_row(conn, tournament_id, number)
+    conn.execute(delete(pairings).where(pairings.c.round_id == rnd["id"]))
+    stage_id = conn.execute(select(rounds.c.stage_id).where(rounds.c.id == rnd["id"])).scalar()
+    conn.execute(delete(rounds).where(rounds.c.id == rnd["id"]))
+    still_used = conn.execute(select(rounds.c.id).where(rounds.c.stage_id == stage_id)
+                              .limit(1)).first()
+    if still_used is None:
+        conn.execute(delete(stages).where(stages.c.id == stage_id))
+
+
+def swap_seats(
+    db: Database, tournament_id: int, round_number: int, first: str | int, second: str | int,
+    *, actor: str, note: str = "", expected_version: int | None = None,
+) -> RoundView:
+    """A judge's manual pairing edit: two players exchange seats in the current round (P-7)."""
+    with changing(db, tournament_id, actor) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        refuse_when_finished(row)
+        rnd_row = round_row(conn, tournament_id, round_number)
+        check_version(conn, tournament_id, "round", round_number, f"round {round_number}",
+                      expected_version, rnd_row["version"])
+        x = entry_by_ref(conn, tournament_id, first)["number"]
+        y = entry_by_ref(conn, tournament_id, second)["number"]
+        t = load_tournament(conn, tournament_id)
+        after = swap_players(t, round_number, x, y, note=note)
+        old, new = t.round(round_number), after.round(round_number)
+        lines = conn.execute(
+            select(pairings.c.id, pairings.c.version, pairings.c.position)
+            .where(pairings.c.round_id == rnd_row["id"]).order_by(pairings.c.position)
+        ).all()
+        if len(lines) != len(old.pairings):
+            raise InvariantError("stored round and loaded round differ")
+        for (line_id, version, _), before_line, after_line in zip(
+            lines, old.pairings, new.pairings, strict=True
+        ):
+            if before_line != after_line:
+                bump_version(conn, pairings, line_id, version,
+                             {"a": after_line.a, "b": after_line.b, "kind": after_line.kind.value,
+                              "updated_by": change.actor, "updated_at": change.at})
+        conn.execute(update(rounds).where(rounds.c.id == rnd_row["id"]).values(
+            edits=list(new.edits), version=rnd_row["version"] + 1,
+        ))
+        version = touch_tournament(conn, row)
+        change.log(tournament_id, "round.swap", "round", round_number, round_json(old),
+                   round_json(new))
+        return RoundView(new, after, version)
+
+
+def current_round(db: Database, tournament_id: int, number: int | None = None) -> RoundView:
+    """A round (default: the current one) with its tournament, for showing pairings."""
+    with db.read() as conn:
+        row = tournament_row(conn, tournament_id)
+        t = load_tournament(conn, tournament_id)
+    rnd = t.round(number) if number is not None else t.current_round
+    if rnd is None:
+        raise ConflictError("no round has been paired yet", code="no_round")
+    return RoundView(rnd, t, row["version"])
+
+
+__all__ = ["RoundView", "Stage", "build_top", "current_round", "start_round", "swap_seats",
+           "undo_round"]

@@ -1,0 +1,134 @@
+"""Use cases on a whole tournament: create, list, show, finish (P-1, P-4..P-6, S-7)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import insert, select
+
+from turnir.domain.model import Settings
+from turnir.domain.tournament import Phase, Tournament, new_tournament
+from turnir.errors import ConflictError, UserError
+from turnir.services.common import (
+    RulesLevel,
+    Status,
+    TournamentFormat,
+    TournamentInfo,
+    changing,
+    info_from_row,
+    tournament_info,
+)
+from turnir.storage.database import Database
+from turnir.storage.mappers import load_tournament, settings_columns, tournament_row
+from turnir.storage.repositories import check_version, find_tournament_id
+from turnir.storage.tables import tournaments
+
+SEED_LIMIT = 2**63
+"""Seeds are stored as 64-bit integers."""
+
+
+def check_seed(seed: int) -> int:
+    if not -SEED_LIMIT <= seed < SEED_LIMIT:
+        raise UserError(f"the seed {seed} does not fit in 64 bits", code="bad_seed")
+    return seed
+
+
+def settings_json(settings: Settings) -> dict[str, Any]:
+    return settings_columns(settings)
+
+
+def create_tournament(
+    db: Database, *, name: str, actor: str, settings: Settings | None = None,
+    format: TournamentFormat = TournamentFormat.SWISS,
+    rules_level: RulesLevel = RulesLevel.AMATEUR, seed: int | None = None,
+) -> TournamentInfo:
+    """A new tournament in registration; the seed is drawn now unless given (P-3 e, T-7)."""
+    chosen = settings or Settings()
+    drawn = check_seed(seed if seed is not None else secrets.randbits(48))
+    checked = new_tournament(name, (), settings=chosen, seed=drawn)
+    with changing(db, None, actor) as change:
+        tid = int(change.conn.execute(insert(tournaments).values(
+            name=checked.name, format=TournamentFormat(format).value,
+            rules_level=RulesLevel(rules_level).value, seed=drawn,
+            status=Status.REGISTRATION.value, undone=[], version=1, created_at=change.at,
+            created_by=change.actor, **settings_columns(chosen),
+        ).returning(tournaments.c.id)).scalar_one())
+        change.log(tid, "tournament.create", "tournament", tid, None, {
+            "name": checked.name, "format": str(format), "rules_level": str(rules_level),
+            "seed": drawn, "settings": settings_json(chosen),
+        })
+        return tournament_info(change.conn, tid)
+
+
+def find_tournament(db: Database, ref: str | int) -> TournamentInfo:
+    """A tournament by number or by its (unique) name."""
+    with db.read() as conn:
+        return tournament_info(conn, find_tournament_id(conn, ref))
+
+
+def list_tournaments(db: Database, *, status: Status | None = None) -> list[TournamentInfo]:
+    """Every stored tournament, newest first."""
+    with db.read() as conn:
+        query = select(tournaments).order_by(tournaments.c.id.desc())
+        if status is not None:
+            query = query.where(tournaments.c.status == status.value)
+        return [info_from_row(conn, row) for row in conn.execute(query).mappings()]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentDetails:
+    info: TournamentInfo
+    tournament: Tournament
+    """The whole aggregate as the domain sees it."""
+
+
+def get_tournament(db: Database, tournament_id: int) -> TournamentDetails:
+    """One tournament with its players, rounds and results, in one snapshot."""
+    with db.read() as conn:
+        return TournamentDetails(tournament_info(conn, tournament_id),
+                                 load_tournament(conn, tournament_id))
+
+
+def finish_tournament(
+    db: Database, tournament_id: int, *, actor: str, expected_version: int | None = None,
+    early: bool = False,
+) -> TournamentInfo:
+    """Close the tournament: nothing changes in it afterwards (results are final, S-6).
+
+    The last round must have every result; before the planned rounds (and the top) are over,
+    only ``early=True`` closes it.
+    """
+    with changing(db, tournament_id, actor) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        check_version(conn, tournament_id, "tournament", tournament_id, "the tournament",
+                      expected_version, row["version"])
+        if row["status"] == Status.FINISHED:
+            raise ConflictError("the tournament is already finished", code="finished")
+        t = load_tournament(conn, tournament_id)
+        current = t.current_round
+        if current is None:
+            raise ConflictError("no round has been played yet", code="no_round")
+        if not current.finished:
+            missing = [str(p.table) for p in current.pairings if not p.finished]
+            raise ConflictError(
+                f"round {current.number} is not finished: no result at table(s) "
+                f"{', '.join(missing[:10])}",
+                code="round_not_finished",
+            )
+        if t.phase is not Phase.FINISHED and not early:
+            raise ConflictError(
+                "rounds remain to be played (Swiss rounds or the top); finish early to close "
+                "the tournament now",
+                code="not_over",
+            )
+        conn.execute(tournaments.update().where(tournaments.c.id == tournament_id).values(
+            status=Status.FINISHED.value, finished_at=change.at, version=row["version"] + 1,
+        ))
+        change.log(tournament_id, "tournament.finish", "tournament", tournament_id,
+                   {"status": row["status"], "version": row["version"]},
+                   {"status": Status.FINISHED.value, "version": row["version"] + 1,
+                    "early": t.phase is not Phase.FINISHED})
+        return tournament_info(conn, tournament_id)

@@ -1,0 +1,4 @@
+"""Storage: SQLAlchemy tables, mappers to the domain, repositories (never commit), migrations.
+
+See ``docs/storage.md``.
+"""

@@ -1,0 +1,192 @@
+"""Opening the database and running transactions on it.
+
+Where the data lives (``docs/storage.md``): ``TURNIR_DATABASE_URL`` when it is set (SQLite or
+PostgreSQL: ``postgresql://user@host/db`` is driven by psycopg 3), otherwise an SQLite file at
+``$XDG_DATA_HOME/turnir/turnir.db`` (``~/.local/share/turnir/turnir.db`` without
+``XDG_DATA_HOME``). A new database is created and migrated on first use.
+
+Transactions: ``Database.write(lock=tournament_id)`` serialises writes to one tournament across
+processes. On PostgreSQL it takes ``SELECT … FOR UPDATE`` on the tournament's row; on SQLite
+every write transaction starts with ``BEGIN IMMEDIATE`` (one writer at a time, waiting up to the
+busy timeout). ``Database.read()`` gives one consistent snapshot (a deferred ``BEGIN`` on SQLite
+in WAL mode, ``REPEATABLE READ`` on PostgreSQL) and never blocks writers.
+
+SQLite runs in WAL mode with ``synchronous=FULL`` (a committed result survives a power cut, not
+only a killed process) and foreign keys on.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from turnir.errors import ConflictError, NotFoundError, UserError
+
+ENV_URL = "TURNIR_DATABASE_URL"
+BUSY_TIMEOUT_S = 30.0
+"""How long a writer waits for another one on SQLite before giving up."""
+
+
+def default_database_path(env: Mapping[str, str] | None = None) -> Path:
+    """``$XDG_DATA_HOME/turnir/turnir.db``, default ``~/.local/share/turnir/turnir.db``."""
+    environ = os.environ if env is None else env
+    base = environ.get("XDG_DATA_HOME", "").strip()
+    root = Path(base) if base else Path.home() / ".local" / "share"
+    return root / "turnir" / "turnir.db"
+
+
+def normalise_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` use psycopg 3; other URLs are kept."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def database_url(env: Mapping[str, str] | None = None) -> str:
+    """The URL in effect: ``TURNIR_DATABASE_URL`` or the per-user SQLite file."""
+    environ = os.environ if env is None else env
+    url = environ.get(ENV_URL, "").strip()
+    if url:
+        return normalise_url(url)
+    return f"sqlite:///{default_database_path(environ)}"
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+    # SQLAlchemy's pysqlite recipe: the driver emits no BEGIN; ``_sqlite_begin`` does.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute(f"PRAGMA synchronous = {os.environ.get('TURNIR_SQLITE_SYNC', 'FULL')}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+    finally:
+        cursor.close()
+
+
+def _sqlite_begin(conn: Connection) -> None:
+    read_only = conn.get_execution_options().get("turnir_read_only", False)
+    conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url`` with the SQLite settings above when it is SQLite."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise UserError(f"{ENV_URL}: cannot read the database URL {url!r}",
+                        code="bad_database_url") from None
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database and database != ":memory:" and not database.startswith("file:"):
+            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(parsed, connect_args={"timeout": BUSY_TIMEOUT_S})
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    if parsed.get_backend_name() == "postgresql":
+        return create_engine(parsed, pool_pre_ping=True)
+    raise UserError(f"{ENV_URL}: only sqlite:// and postgresql:// databases are supported",
+                    code="bad_database_url")
+
+
+@dataclass(eq=False)
+class Database:
+    """One database: its engine and the two kinds of transaction services use."""
+
+    engine: Engine
+
+    @classmethod
+    def open(cls, url: str | None = None, *, migrate: bool = True) -> Database:
+        """Open ``url`` (default: ``database_url()``); create and migrate a new database.
+
+        An existing database at an older schema is refused with a hint to run
+        ``turnir db upgrade``; ``migrate=False`` skips the check (``db upgrade`` itself).
+        """
+        db = cls(make_engine(url or database_url()))
+        if migrate:
+            from turnir.storage.migrate import ensure_schema
+
+            ensure_schema(db)
+        return db
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.dialect == "sqlite"
+
+    def describe(self) -> str:
+        """The URL with any password hidden."""
+        return self.engine.url.render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A read-only transaction: one consistent snapshot, rolled back at the end."""
+        with _translate_errors(self), self.engine.connect() as conn:
+            if self.is_sqlite:
+                conn = conn.execution_options(turnir_read_only=True)
+            else:
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin() as transaction:
+                yield conn
+                transaction.rollback()
+
+    @contextmanager
+    def write(self, *, lock: int | None = None) -> Iterator[Connection]:
+        """A write transaction, committed when the block ends without an exception.
+
+        With ``lock``, the tournament's row is locked first (``NotFoundError`` when there is no
+        such tournament), so writes to one tournament never interleave.
+        """
+        with _translate_errors(self), self.engine.connect() as conn, conn.begin():
+            if lock is not None:
+                lock_tournament(conn, lock)
+            yield conn
+
+
+def lock_tournament(conn: Connection, tournament_id: int) -> None:
+    """Take the tournament's write lock for the rest of the transaction."""
+    from turnir.storage.tables import tournaments
+
+    query = select(tournaments.c.id).where(tournaments.c.id == tournament_id)
+    if conn.dialect.name != "sqlite":  # SQLite: BEGIN IMMEDIATE already holds the write lock
+        query = query.with_for_update()
+    if conn.execute(query).first() is None:
+        raise NotFoundError(f"no tournament #{tournament_id}", code="unknown_tournament")
+
+
+@contextmanager
+def _translate_errors(db: Database) -> Iterator[None]:
+    """Database trouble a person can act on becomes a ``UserError``; the rest stays a bug."""
+    try:
+        yield
+    except OperationalError as error:
+        text = str(error.orig)
+        if "locked" in text or "busy" in text:
+            raise ConflictError(
+                "the database is busy with another change; try again", code="busy"
+            ) from error
+        if error.connection_invalidated or "connect" in text.lower():
+            raise UserError(f"cannot open the database {db.describe()}: {text.strip()}",
+                            code="database") from error
+        raise
+    except DBAPIError as error:
+        if "unable to open database" in str(error.orig):
+            raise UserError(f"cannot open the database {db.describe()}", code="database") from error
+        raise

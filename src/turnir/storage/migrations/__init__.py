@@ -1,0 +1,1 @@
+"""Alembic migrations of the turnir database, run by ``turnir.storage.migrate``."""
