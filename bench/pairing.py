@@ -167,8 +167,16 @@ def main() -> None:
                 str(objective_list(pairing)),
             )
         )
-    header = ("players", "turnir s", "graph", "baseline s", "speedup", "same obj",
-              "rematches", "objective")
+    header = (
+        "players",
+        "turnir s",
+        "graph",
+        "baseline s",
+        "speedup",
+        "same obj",
+        "rematches",
+        "objective",
+    )
     widths = [max(len(r[k]) for r in [header, *rows]) for k in range(len(header))]
     print(f"Swiss pairing of round 9 (after {ROUNDS_BEFORE} rounds), median of {RUNS} runs")
     for row in [header, *rows]:

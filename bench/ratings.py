@@ -4,8 +4,10 @@ Generates (seeded, not timed) 20,000 rated tournaments of 8-64 players drawn fro
 players: mixed formats (constructed, 1-, 2-, 3- and 4-booster drafts), professional K among
 1, 1.2, 1.5 and 2, about one participant in 400 disqualified without prizes, end keys with
 ties, handed over shuffled. Times ``replay`` from scratch (target: under 20 s), then applies
-the same tournaments one by one with ``apply_tournament`` (the public path that also builds
-every rating report) and counts the players whose ratings differ (target: 0).
+the same tournaments one by one, in the order of end, with ``apply_tournament`` (a new book
+each time) and counts the players whose ratings differ (target: 0). Both paths share the
+integer formulas; their exactness is checked in ``tests/domain/test_ratings.py`` against the
+formulas written out in ``Fraction``.
 
 Run: ``.venv/bin/python bench/ratings.py``. The last line printed is one JSON object.
 """
@@ -100,7 +102,7 @@ def main() -> None:
     print(f"{'step':<34} {'seconds':>10}")
     print(f"{'generate (not timed)':<34} {generate_s:>10.3f}")
     print(f"{'replay from scratch':<34} {replay_s:>10.3f}  (limit {LIMIT_S} s)")
-    print(f"{'apply one by one, with reports':<34} {one_by_one_s:>10.3f}")
+    print(f"{'apply_tournament one by one':<34} {one_by_one_s:>10.3f}")
     print(f"players rated {len(book)}, mismatches {mismatches}")
     print(f"top professional {top.player}: {top.professional}; "
           f"top Warlock {warlock_top.player}: {warlock_top.warlock}")

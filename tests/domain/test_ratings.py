@@ -306,6 +306,16 @@ def test_rule_R6_places_must_be_a_total_order(places: list[int], code: str) -> N
     assert caught.value.code == code
 
 
+def test_rule_R6_format_given_as_text_is_read() -> None:
+    event = RatedTournament(1, 1, "draft_4_boosters",  # type: ignore[arg-type]
+                            Fraction(1), tuple(Participant(p, i) for i, p in
+                                               enumerate(names(4), start=1)))
+    assert event.format is RatedFormat.DRAFT_4_BOOSTERS
+    with pytest.raises(UserError, match="unknown format"):
+        RatedTournament(1, 1, "sealed", Fraction(1),  # type: ignore[arg-type]
+                        event.participants)
+
+
 def test_rule_R6_a_player_is_listed_once() -> None:
     with pytest.raises(UserError, match="twice"):
         tournament(["a", "b", "a", "c"])
@@ -411,8 +421,11 @@ def test_rule_R6_correction_replays_every_later_tournament() -> None:
     for diff in diffs:
         assert diff.old_professional == old.professional(diff.player)
         assert diff.new_professional == corrected.professional(diff.player)
-    a = next(diff for diff in diffs if diff.player == "a")
-    assert a.professional_change == a.new_professional - a.old_professional < 0
+    # docs/ratings.md, example 8
+    assert [(diff.player, diff.old_professional, diff.new_professional) for diff in diffs] == [
+        ("a", d("104.00"), d("101.50")), ("b", d("105.19"), d("107.58")),
+        ("e", d("106.51"), d("106.53")), ("f", d("101.01"), d("101.03"))]
+    assert diffs[0].professional_change == d("-2.50")
 
 
 def test_rule_R6_late_submission_is_inserted_and_replayed() -> None:

@@ -62,7 +62,7 @@ def check(stage: CheckStage, *, lagger_ms: int, opponent_ms: int, cp: int | None
                   evaluation_cp=cp, bare_kings=bare, settings=S)
 
 
-# --- laggers and the schedule ------------------------------------------------------------
+# --- laggers and the schedule ----------------------------------------------------------------
 
 @pytest.mark.parametrize(("moves", "lagger"), [
     ((3000,), False),              # exactly 3 s is not "more than 3 s"
@@ -133,7 +133,7 @@ def test_time_control_forms() -> None:
     assert TimeControl.parse("10+5").label() == "10+5"
 
 
-# --- the first check ---------------------------------------------------------------------
+# --- the first check -------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("opponent_ms", "lagger_ms", "cp", "rule"), [
     (1_999, 4_001, None, Rule.A1),          # opponent under 2 s, lagger over 4 s
@@ -212,7 +212,7 @@ def test_rule_A1_first_check_needs_an_evaluation_unless_A1() -> None:
         first_check(lagger_ms=4_000, opponent_ms=1_999, evaluation_cp=None)
 
 
-# --- the second check --------------------------------------------------------------------
+# --- the second check ------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("opponent_ms", "lagger_ms", "cp", "rule"), [
     (999, 3_001, 551, Rule.B1_1),
@@ -274,7 +274,7 @@ def test_rule_A2_second_check_needs_an_evaluation() -> None:
         check(CheckStage.SECOND, lagger_ms=1, opponent_ms=1, cp=None)
 
 
-# --- the unconditional award ---------------------------------------------------------------
+# --- the unconditional award -----------------------------------------------------------------
 
 @pytest.mark.parametrize(("lagger_ms", "opponent_ms", "cp"), [
     (4_001, 1_999, None), (10_001, 4_999, None), (60_000, 0, None), (1, 60_000, None),
@@ -417,7 +417,7 @@ def test_rule_A5_matches_python_chess_insufficient_material(board: chess.Board) 
         assert cannot_mate_cooperatively(board, color) is board.has_insufficient_material(color)
 
 
-# --- both laggers -----------------------------------------------------------------------------
+# --- both laggers ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("white", "black", "kind", "lagger"), [
     ((5_000,), (4_000,), LaggerKind.BOTH_RESOLVED, W),      # gap exactly 1 s
@@ -487,7 +487,7 @@ def test_rule_A6_gap_and_win_bound_are_settings() -> None:
     assert ruling is not None and ruling.winner == W
 
 
-# --- evaluations and mates -------------------------------------------------------------------------
+# --- evaluations and mates ------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("plies", "cp"), [(0, MATE_CP), (1, 99_900), (10, 99_000),
                                            (975, NEAR_MATE_CP + 1), (5_000, NEAR_MATE_CP + 1)])
@@ -496,7 +496,7 @@ def test_rule_A6_mate_scores_are_above_the_near_mate_bound(plies: int, cp: int) 
     assert mate_to_centipawns(plies) > NEAR_MATE_CP
 
 
-# --- properties ------------------------------------------------------------------------------------
+# --- properties -----------------------------------------------------------------------------------
 
 clock_ms = st.integers(0, 200_000)
 stages = st.sampled_from(list(CheckStage))

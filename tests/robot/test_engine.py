@@ -12,7 +12,9 @@ import chess
 import chess.engine
 import pytest
 
+from tests.robot.builders import FIRST, lagging_game, make_robot
 from turnir.domain.robot_rules import MATE_CP, NEAR_MATE_CP, Rule, Verdict
+from turnir.errors import UserError
 from turnir.robot.engine import (
     DEFAULT_STOCKFISH,
     EngineSettings,
@@ -26,8 +28,6 @@ from turnir.robot.engine import (
     score_to_evaluation,
     terminal_evaluation,
 )
-from turnir.errors import UserError
-from tests.robot.builders import FIRST, lagging_game, make_robot
 
 WON_FOR_BLACK = "3r3k/8/8/3q4/8/8/P7/K7 w - - 0 1"   # Black (to lag) a queen and a rook up
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"  # Rd8#

@@ -5,6 +5,7 @@ from __future__ import annotations
 import chess
 import pytest
 
+from tests.robot.builders import setup
 from turnir.domain.robot_rules import ChessResult, RobotSettings, Rule
 from turnir.errors import ConflictError, UserError
 from turnir.robot.game import (
@@ -17,7 +18,6 @@ from turnir.robot.game import (
     MovePlayed,
     Resigned,
 )
-from tests.robot.builders import setup
 
 S = RobotSettings()
 

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import chess
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from tests.robot.builders import (
+    FIRST,
+    SECOND,
+    UNCONDITIONAL,
+    clocks,
+    lagging_game,
+    make_robot,
+    setup,
+)
 from turnir.domain.robot_rules import CheckStage, ChessResult, LaggerKind, Rule, Verdict
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.robot.engine import (
@@ -17,15 +28,6 @@ from turnir.robot.engine import (
 from turnir.robot.game import EndReason, FlagFell, MovePlayed, Resigned
 from turnir.robot.robot import CheckStatus, Robot
 from turnir.robot.scheduler import run_until
-from tests.robot.builders import (
-    FIRST,
-    SECOND,
-    UNCONDITIONAL,
-    clocks,
-    lagging_game,
-    make_robot,
-    setup,
-)
 
 
 def test_rule_A1_award_at_the_first_check_with_its_figures() -> None:
@@ -280,3 +282,34 @@ def test_sink_failure_does_not_lose_the_decision() -> None:
 def test_robot_uses_the_default_in_memory_store_and_sink() -> None:
     robot = Robot(clock=make_robot()[1], evaluator=ScriptedEvaluator())
     assert robot.decisions() == []
+
+
+BARE_WHITE = "8/8/4k3/8/8/4K3/8/q7 w - - 0 1"     # White has only the king
+BARE_BLACK = "Q7/8/4k3/8/8/4K3/8/8 w - - 0 1"     # Black has only the king
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([None, BARE_WHITE, BARE_BLACK]), st.integers(0, 9_000),
+       st.integers(0, 9_000), st.integers(0, 120_000), st.integers(0, 120_000),
+       st.floats(-30, 30, allow_nan=False))
+def test_property_robot_never_awards_a_bare_king_and_never_touches_a_calm_game(
+        fen: str | None, white_lag: int, black_lag: int, white_ms: int, black_ms: int,
+        pawns: float) -> None:
+    robot, clock, sink = make_robot(round(pawns, 2))
+    moves = None if fen is None else ("e3d3", "e6d6")
+    lagging_game(robot, fen=fen, moves=moves, white_lag_ms=white_lag, black_lag_ms=black_lag)
+    clocks(robot, "g1", FIRST - 500, white_ms, black_ms)
+    runs = run_until(robot, clock, UNCONDITIONAL)
+    decisions = robot.decisions("g1")
+    calm = white_lag <= 3_000 and black_lag <= 3_000
+    if calm:
+        assert decisions == [] and robot.snapshot("g1").end is None
+        return
+    assert decisions, "a game with a lagger is always decided at the first check"
+    for d in decisions:
+        if d.winner is not None:
+            assert not (d.winner == chess.WHITE and fen == BARE_WHITE)
+            assert not (d.winner == chess.BLACK and fen == BARE_BLACK)
+    assert decisions[-1].ends_game                   # always over by the unconditional stage
+    assert sink.results() == {"g1": decisions[-1].result}
+    assert sum(len(r.outcomes) for r in runs) == len(decisions)

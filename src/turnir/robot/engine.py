@@ -176,9 +176,10 @@ class EngineSettings:
                             code="invalid_engine_settings")
 
 
-# The errors after which a process is considered dead or stuck and restarted.
-_ENGINE_FAULTS = (chess.engine.EngineTerminatedError, chess.engine.EngineError, TimeoutError,
-                  OSError)
+# A dead or stuck process shows up as any of EngineTerminatedError, EngineError, TimeoutError,
+# OSError, or concurrent.futures.CancelledError (python-chess cancels the pending command when
+# the process is gone). Every failure of a search restarts the process and tries again.
+_ENGINE_FAULTS = (Exception,)
 
 
 class _Slot:
@@ -273,7 +274,10 @@ class StockfishPool:
         for attempt in range(1, self.settings.attempts + 1):
             try:
                 engine = slot.ensure()
-                info = engine.analyse(board, self.settings.limit.engine_limit())
+                # Only the score and the basic figures: parsing every PV costs more Python
+                # time per search than the rules can use.
+                info = engine.analyse(board, self.settings.limit.engine_limit(),
+                                      info=chess.engine.INFO_BASIC | chess.engine.INFO_SCORE)
                 score = info.get("score")
                 if score is None:
                     raise chess.engine.EngineError("the engine returned no score")

@@ -3,11 +3,12 @@ records services return (the CLI and the web render them; they never see table r
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 
 from sqlalchemy import Connection, RowMapping, func, select
 
@@ -104,7 +105,7 @@ def changing(db: Database, tournament_id: int | None, actor: str) -> Iterator[Ch
         yield Change(conn=conn, actor=who, at=utc_now())
 
 
-def refuse_when_finished(row: RowMapping) -> None:
+def refuse_when_finished(row: Mapping[Any, Any]) -> None:
     if row["status"] == Status.FINISHED:
         raise ConflictError(f"the tournament {row['name']!r} is finished; nothing can change in it",
                         code="finished")

@@ -12,36 +12,43 @@ request sent with an idempotency key is answered once. A correction is a new log
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import (
+    Connection,
+    and_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 
 from turnir.domain.model import Stage
 from turnir.domain.results import GameReason, MatchEnding, MatchOutcome, MatchResult
 from turnir.domain.tournament import check_result_change
-from turnir.errors import ConflictError, UserError
-from turnir.services.common import changing, refuse_when_finished
+from turnir.errors import ConflictError, NotFoundError, UserError
+from turnir.services.common import check_actor, refuse_when_finished, utc_now
 from turnir.storage.database import Database
+from turnir.storage.direct import DirectStatement
 from turnir.storage.mappers import (
     pairing_from_row,
     result_columns,
     result_json,
     settings_from_row,
-    tournament_row,
 )
 from turnir.storage.repositories import (
     check_version,
-    last_round_number,
-    match_row,
-    round_row,
     stale_version,
     store_answer,
     stored_answer,
 )
-from turnir.storage.tables import games, pairings
+from turnir.storage.tables import audit_log, games, pairings, rounds, stages, tournaments
 
 Side = Literal["a", "b"]
 
@@ -112,6 +119,48 @@ def _stored_games(conn: Connection, pairing_id: int) -> list[GameReport]:
     ]
 
 
+_LAST_ROUND = rounds.alias("later")
+_SLOT_COLUMNS = (
+    tournaments.c.status, tournaments.c.name, tournaments.c.points_win,
+    tournaments.c.points_draw, tournaments.c.points_loss, tournaments.c.points_bye,
+    tournaments.c.best_of, tournaments.c.top_best_of, tournaments.c.swiss_rounds,
+    tournaments.c.top_size, rounds.c.id.label("round_id"), stages.c.kind.label("stage"),
+    pairings.c.id.label("pairing_id"), pairings.c.table_no, pairings.c.a, pairings.c.b,
+    pairings.c.kind, pairings.c.wins_a, pairings.c.wins_b, pairings.c.draws,
+    pairings.c.outcome, pairings.c.ending, pairings.c.version,
+    select(func.max(_LAST_ROUND.c.number))
+    .where(_LAST_ROUND.c.tournament_id == tournaments.c.id)
+    .scalar_subquery().label("last_round"),
+)
+_SLOT = (
+    select(*_SLOT_COLUMNS)
+    .select_from(tournaments)
+    .outerjoin(rounds, and_(rounds.c.tournament_id == tournaments.c.id,
+                            rounds.c.number == bindparam("round_number")))
+    .outerjoin(stages, stages.c.id == rounds.c.stage_id)
+    .outerjoin(pairings, and_(pairings.c.round_id == rounds.c.id,
+                              pairings.c.table_no == bindparam("table_no"),
+                              pairings.c.kind == "match"))
+    .where(tournaments.c.id == bindparam("tournament_id"))
+)
+"""Everything one result needs in one statement: the settings, the round, the pairing."""
+_SLOT_KEYS = tuple(column.key for column in _SLOT.selected_columns)
+_READ_SLOT = DirectStatement(_SLOT)
+_LOCK_AND_READ_SLOT = DirectStatement(_SLOT.with_for_update(of=tournaments))
+"""The same, taking the tournament's write lock (PostgreSQL)."""
+_UPDATE_RESULT = DirectStatement(
+    update(pairings)
+    .where(pairings.c.id == bindparam("pairing_id"),
+           pairings.c.version == bindparam("old_version"))
+    .values(version=bindparam("new_version"), updated_by=bindparam("actor"),
+            updated_at=bindparam("at"), wins_a=bindparam("new_wins_a"),
+            wins_b=bindparam("new_wins_b"), draws=bindparam("new_draws"),
+            outcome=bindparam("new_outcome"), ending=bindparam("new_ending"))
+)
+_AUDIT = DirectStatement(insert(audit_log), column_keys=(
+    "tournament_id", "at", "actor", "action", "entity", "entity_id", "before", "after"))
+
+
 def record_result(
     db: Database, tournament_id: int, round_number: int, table: int, result: MatchResult, *,
     actor: str, correction: bool = False, expected_version: int | None = None,
@@ -121,55 +170,67 @@ def record_result(
 
     ``expected_version``: the pairing's version the change is based on; a stale one is refused
     with the name of who changed it. ``games_played``: the games one by one, when reported.
+    ``idempotency_key``: the same key again returns the first answer and changes nothing.
     """
-    request = {"round": round_number, "table": table, "result": result_columns(result),
-               "correction": correction,
-               "games": None if games_played is None else [g.as_json() for g in games_played]}
     if games_played is not None:
         _check_games(result, games_played)
-    with changing(db, tournament_id, actor) as change:
-        conn = change.conn
+    who = check_actor(actor)
+    # The slot query below takes the tournament's lock itself (PostgreSQL FOR UPDATE; SQLite:
+    # the write transaction is BEGIN IMMEDIATE), so the transaction is opened without one.
+    with db.write() as conn:
+        found = (_READ_SLOT if db.is_sqlite else _LOCK_AND_READ_SLOT).execute(
+            conn,
+            {"tournament_id": tournament_id, "round_number": round_number, "table_no": table},
+        ).fetchone()
+        if found is None:
+            raise NotFoundError(f"no tournament #{tournament_id}", code="unknown_tournament")
+        slot = dict(zip(_SLOT_KEYS, found, strict=True))
+        request: dict[str, Any] = {}
         if idempotency_key is not None:
+            request = {"round": round_number, "table": table, "result": result_columns(result),
+                       "correction": correction,
+                       "games": (None if games_played is None
+                                 else [g.as_json() for g in games_played])}
             answered = stored_answer(conn, tournament_id, idempotency_key, "result", request)
             if answered is not None:
                 return RecordedResult.from_json(answered)
-        recorded = _record(conn, tournament_id, round_number, table, result, change.actor,
-                           change.at, correction, expected_version, games_played, change.log)
+        recorded = _record(conn, slot, tournament_id, round_number, table, result, who,
+                           utc_now(), correction, expected_version, games_played)
         if idempotency_key is not None:
             store_answer(conn, tournament_id, idempotency_key, "result", request,
-                         recorded.as_json(), change.at)
+                         recorded.as_json(), utc_now())
         return recorded
 
 
-def _record(conn: Connection, tournament_id: int, round_number: int, table: int,
-            result: MatchResult, actor: str, at: Any, correction: bool,
-            expected_version: int | None, games_played: Sequence[GameReport] | None,
-            log: Any) -> RecordedResult:
-    t_row = tournament_row(conn, tournament_id)
-    rnd = round_row(conn, tournament_id, round_number)
-    line = match_row(conn, rnd["id"], round_number, table)
+def _record(conn: Connection, slot: Mapping[Any, Any], tournament_id: int, round_number: int,
+            table: int, result: MatchResult, actor: str, at: datetime, correction: bool,
+            expected_version: int | None,
+            games_played: Sequence[GameReport] | None) -> RecordedResult:
+    if slot["round_id"] is None:
+        raise NotFoundError(f"there is no round {round_number} yet", code="unknown_round")
+    if slot["pairing_id"] is None:
+        raise NotFoundError(f"round {round_number} has no table {table}", code="unknown_table")
+    pairing_id, version = slot["pairing_id"], slot["version"]
+    stage = Stage(slot["stage"])
+    settings = settings_from_row(slot)
     entity_id = f"{round_number}.{table}"
-    current = pairing_from_row(line)
-    old_games = (_stored_games(conn, line["id"])
+    current = pairing_from_row(slot)
+    assert current.b is not None
+    old_games = (_stored_games(conn, pairing_id)
                  if games_played is not None or current.result is not None else [])
     games_differ = games_played is not None and list(games_played) != old_games
 
-    def answer(status: ResultStatus, version: int) -> RecordedResult:
-        assert current.b is not None
-        return RecordedResult(round_number, table, current.a, current.b, result, status,
-                              version)
-
     same_result = current.result == result
     if same_result and not games_differ:
-        # Validate anyway, so that a repeat is judged like the first call.
-        check_result_change(current, result, round_number=round_number, stage=Stage(rnd["stage"]),
-                            settings=settings_from_row(t_row), last_round=round_number,
-                            correction=correction)
-        return answer(ResultStatus.UNCHANGED, line["version"])
-    check_version(conn, tournament_id, "pairing", entity_id, f"round {round_number} table {table}",
-                  expected_version, line["version"])
-    refuse_when_finished(t_row)
-    last_round = last_round_number(conn, tournament_id)
+        # Validated anyway, so that a repeat is judged like the first call.
+        check_result_change(current, result, round_number=round_number, stage=stage,
+                            settings=settings, last_round=round_number, correction=correction)
+        return RecordedResult(round_number, table, current.a, current.b, result,
+                              ResultStatus.UNCHANGED, version)
+    check_version(conn, tournament_id, "pairing", entity_id,
+                  f"round {round_number} table {table}", expected_version, version)
+    refuse_when_finished(slot)
+    last_round = slot["last_round"]
     if same_result:
         # Only the games differ: a correction of the report, under the same rules.
         if not correction:
@@ -185,35 +246,35 @@ def _record(conn: Connection, tournament_id: int, round_number: int, table: int,
                 code="result_locked",
             )
     else:
-        check_result_change(current, result, round_number=round_number,
-                            stage=Stage(rnd["stage"]), settings=settings_from_row(t_row),
-                            last_round=last_round, correction=correction)
-    done = conn.execute(
-        update(pairings)
-        .where(pairings.c.id == line["id"], pairings.c.version == line["version"])
-        .values(version=line["version"] + 1, updated_by=actor, updated_at=at,
-                **result_columns(result))
-    )
+        check_result_change(current, result, round_number=round_number, stage=stage,
+                            settings=settings, last_round=last_round, correction=correction)
+    columns = result_columns(result)
+    done = _UPDATE_RESULT.execute(conn, {
+        "pairing_id": pairing_id, "old_version": version, "new_version": version + 1,
+        "actor": actor, "at": at, **{f"new_{k}": v for k, v in columns.items()},
+    })
     if done.rowcount != 1:
         raise stale_version(conn, tournament_id, "pairing", entity_id,
-                            f"round {round_number} table {table}", line["version"],
-                            line["version"] + 1)
+                            f"round {round_number} table {table}", version, version + 1)
     if old_games:
-        conn.execute(delete(games).where(games.c.pairing_id == line["id"]))
+        conn.execute(delete(games).where(games.c.pairing_id == pairing_id))
     if games_played:
         conn.execute(insert(games), [
-            {"pairing_id": line["id"], "number": number, "winner": g.winner,
+            {"pairing_id": pairing_id, "number": number, "winner": g.winner,
              "reason": g.reason.value}
             for number, g in enumerate(games_played, start=1)
         ])
     status = ResultStatus.RECORDED if current.result is None else ResultStatus.CORRECTED
-    action = "result.record" if status is ResultStatus.RECORDED else "result.correct"
     before = None if current.result is None else {
-        "result": result_json(current.result), "version": line["version"],
+        "result": result_json(current.result), "version": version,
         "games": [g.as_json() for g in old_games],
     }
-    log(tournament_id, action, "pairing", entity_id, before, {
-        "result": result_json(result), "version": line["version"] + 1, "a": current.a,
-        "b": current.b, "games": [g.as_json() for g in games_played or ()],
+    _AUDIT.execute(conn, {
+        "tournament_id": tournament_id, "at": at, "actor": actor,
+        "action": "result.record" if status is ResultStatus.RECORDED else "result.correct",
+        "entity": "pairing", "entity_id": entity_id, "before": before,
+        "after": {"result": result_json(result), "version": version + 1, "a": current.a,
+                  "b": current.b, "games": [g.as_json() for g in games_played or ()]},
     })
-    return answer(status, line["version"] + 1)
+    return RecordedResult(round_number, table, current.a, current.b, result, status,
+                          version + 1)

@@ -47,7 +47,7 @@ def create_tournament(
     """A new tournament in registration; the seed is drawn now unless given (P-3 e, T-7)."""
     chosen = settings or Settings()
     drawn = check_seed(seed if seed is not None else secrets.randbits(48))
-    checked = new_tournament(name, (), settings=chosen, seed=drawn)
+    checked = new_tournament(" ".join(name.split()), (), settings=chosen, seed=drawn)
     with changing(db, None, actor) as change:
         tid = int(change.conn.execute(insert(tournaments).values(
             name=checked.name, format=TournamentFormat(format).value,

@@ -37,7 +37,7 @@ Progress = Callable[[int, int], None]
 # ----- settings and results --------------------------------------------------------------
 
 
-def settings_from_row(row: RowMapping) -> Settings:
+def settings_from_row(row: Mapping[Any, Any]) -> Settings:
     return Settings(
         points=PointsTable(win=row["points_win"], draw=row["points_draw"],
                            loss=row["points_loss"], bye=row["points_bye"]),
@@ -58,7 +58,7 @@ def settings_columns(settings: Settings) -> dict[str, Any]:
     }
 
 
-def result_from_row(row: RowMapping) -> MatchResult | None:
+def result_from_row(row: Mapping[Any, Any]) -> MatchResult | None:
     if row["outcome"] is None:
         return None
     return MatchResult(row["wins_a"], row["wins_b"], row["draws"], MatchOutcome(row["outcome"]),
@@ -79,7 +79,7 @@ def result_json(result: MatchResult | None) -> dict[str, Any] | None:
     return {"score": result.score, **result_columns(result)}
 
 
-def pairing_from_row(row: RowMapping) -> Pairing:
+def pairing_from_row(row: Mapping[Any, Any]) -> Pairing:
     return Pairing(table=row["table_no"], a=row["a"], b=row["b"], kind=PairingKind(row["kind"]),
                    result=result_from_row(row))
 

@@ -71,12 +71,12 @@ def _entry(row: RowMapping) -> AuditEntry:
 
 def last_change(conn: Connection, tournament_id: int, entity: str,
                 entity_id: object) -> AuditEntry | None:
-    row = conn.execute(
-        select(audit_log)
-        .where(audit_log.c.tournament_id == tournament_id, audit_log.c.entity == entity,
-               audit_log.c.entity_id == str(entity_id))
-        .order_by(audit_log.c.id.desc()).limit(1)
-    ).mappings().first()
+    """The last audit record of a record; for the tournament itself, of anything in it (its
+    version counts every change to its players and rounds)."""
+    query = select(audit_log).where(audit_log.c.tournament_id == tournament_id)
+    if entity != "tournament":
+        query = query.where(audit_log.c.entity == entity, audit_log.c.entity_id == str(entity_id))
+    row = conn.execute(query.order_by(audit_log.c.id.desc()).limit(1)).mappings().first()
     return None if row is None else _entry(row)
 
 

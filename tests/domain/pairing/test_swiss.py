@@ -63,9 +63,7 @@ def brute_force_min_objective(entrants: Sequence[SwissEntrant]) -> Objective:
 
 def assert_valid(entrants: Sequence[SwissEntrant], result: SwissPairing) -> None:
     """Every entrant exactly once; the reported objective is the pairing's; table order."""
-    seated = [p for ab in result.pairs for p in ab] + (
-        [] if result.bye is None else [result.bye]
-    )
+    seated = [p for ab in result.pairs for p in ab] + ([] if result.bye is None else [result.bye])
     assert sorted(seated) == sorted(x.player for x in entrants)
     assert objective_of(entrants, result.pairs, result.bye) == result.objective
     points = {x.player: x.points for x in entrants}
@@ -286,9 +284,7 @@ def small_events(draw: st.DrawFn, max_size: int = 9) -> list[SwissEntrant]:
 
 @settings(max_examples=150, deadline=None)
 @given(small_events(), st.integers(0, 2**32))
-def test_rule_P3_properties_against_brute_force(
-    entrants: list[SwissEntrant], seed: int
-) -> None:
+def test_rule_P3_properties_against_brute_force(entrants: list[SwissEntrant], seed: int) -> None:
     result = pair(entrants, seed)
     assert_valid(entrants, result)
     candidates = [objective_of(entrants, p, b) for p, b in all_pairings(entrants)]
@@ -300,9 +296,7 @@ def test_rule_P3_properties_against_brute_force(
     if any(c.bye_ineligible == 0 for c in best):
         assert result.objective.bye_ineligible == 0
     # S-5: the bye to the lowest eligible player whenever a rematch-free pairing allows it.
-    lowest = min(
-        (x.points for x in entrants if x.bye_eligible and len(entrants) % 2), default=None
-    )
+    lowest = min((x.points for x in entrants if x.bye_eligible and len(entrants) % 2), default=None)
     free = [c for c in candidates if c.rematches == 0 and c.bye_ineligible == 0]
     if lowest is not None and any(c.bye_points == lowest for c in free):
         by_id = {x.player: x for x in entrants}
@@ -351,9 +345,7 @@ def adversarial_event(seed: int) -> list[SwissEntrant]:
         if len(opponents[a]) < limit and len(opponents[b]) < limit:
             opponents[a].add(b)
             opponents[b].add(a)
-    return [
-        SwissEntrant(p, points[p], frozenset(opponents[p]), rng.random() < 0.7) for p in ids
-    ]
+    return [SwissEntrant(p, points[p], frozenset(opponents[p]), rng.random() < 0.7) for p in ids]
 
 
 @pytest.mark.parametrize("seed", range(80))
@@ -460,6 +452,34 @@ def test_clique_number() -> None:
     assert clique_number(triangle_and_path) == 3
     k4 = [{j for j in range(4) if j != i} for i in range(4)]
     assert clique_number([*k4, set()]) == 4
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 9).flatmap(
+        lambda n: st.tuples(
+            st.just(n), st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)))
+        )
+    )
+)
+def test_clique_number_against_brute_force(graph: tuple[int, set[tuple[int, int]]]) -> None:
+    size, edges = graph
+    met: list[set[int]] = [set() for _ in range(size)]
+    for a, b in edges:
+        if a != b:
+            met[a].add(b)
+            met[b].add(a)
+    largest = max(
+        bin(mask).count("1")
+        for mask in range(1, 1 << size)
+        if all(
+            b in met[a]
+            for a in range(size)
+            for b in range(a + 1, size)
+            if mask >> a & 1 and mask >> b & 1
+        )
+    )
+    assert clique_number(met) == largest
 
 
 def test_pairing_inside_a_group_avoids_rematches() -> None:

@@ -148,6 +148,7 @@ def test_rule_T_every_criterion_has_names_and_explanations(key: TieBreak) -> Non
     assert len(key.abbr_en) <= 4 and len(key.abbr_ru) <= 4
     assert key.explanation_en.endswith(".") and key.explanation_ru.endswith(".")
     assert key.metric is METRICS[key]
+    assert (key.label_en, key.label_ru) == (key.name_en, key.name_ru)
 
 
 def test_rule_T_scoring_keyed_and_group_criteria() -> None:

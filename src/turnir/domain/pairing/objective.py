@@ -154,9 +154,7 @@ class CostScale:
         big += LOT_RANGE
         if big * (pairs + 2) >= MAX_WEIGHT:
             raise InvariantError(f"pairing weights overflow for {pairs} pairs, spread {spread}")
-        return CostScale(
-            rematch, bye_ineligible, bye_point, unequal, square, min_points, big
-        )
+        return CostScale(rematch, bye_ineligible, bye_point, unequal, square, min_points, big)
 
     def pair_cost(self, points_a: int, points_b: int, *, rematch: bool) -> int:
         """Cost of a pair without the lot: P-3 (a), (c), (d)."""

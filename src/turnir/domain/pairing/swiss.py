@@ -304,9 +304,7 @@ def _edges(
             (
                 a,
                 len(vertices),
-                big
-                - scale.bye_cost(event.points[u], eligible=event.eligible[u])
-                - lot(LOT_BITS),
+                big - scale.bye_cost(event.points[u], eligible=event.eligible[u]) - lot(LOT_BITS),
             )
             for a, u in enumerate(vertices)
         ]

@@ -39,7 +39,9 @@ class Slot:
     """Game ``game`` of the match in round ``round``; slots compare in play order."""
 
     round: int
+    """The round number (1, 2, …)."""
     game: int
+    """The game of that round's match (1, 2, …)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +51,7 @@ class Carry:
     penalty_id: int
     """The penalty record it comes from."""
     player: PlayerId
+    """The penalised player."""
     loss: Penalty
     """``GAME_LOSS`` or ``MATCH_LOSS``."""
     applies_from: Slot
@@ -94,6 +97,7 @@ class AppliedMatch:
     """A match result with the carried penalty losses applied to it (J-3)."""
 
     result: MatchResult
+    """The match result to record."""
     games: tuple[GameRecord, ...]
     """Every game in order, penalty games included (empty for a match lost by penalty)."""
     applied: tuple[int, ...]

@@ -23,7 +23,7 @@ from turnir.domain.model import PlayerId
 from turnir.domain.penalties.catalogue import Infraction
 from turnir.domain.penalties.escalation import escalate
 from turnir.domain.penalties.judging import check_may_suspend
-from turnir.domain.penalties.ladder import Penalty, RulesLevel, Text
+from turnir.domain.penalties.ladder import NO_TEXT, Penalty, RulesLevel, Text
 from turnir.domain.penalties.records import GivenAt, Judge, Moment, PenaltyRecord
 from turnir.errors import InvariantError, UserError
 
@@ -69,9 +69,10 @@ def give_penalty(
     explanation = guide.explanation
     if deviation:
         by = Text(" (подтверждено главным судьёй)", " (confirmed by the head judge)") if (
-            confirmed) else Text("", "")
+            confirmed) else NO_TEXT
         explanation = explanation + Text(
-            f"; судья назначил: {given.name_text.ru}", f"; the judge gave {given.name_text.en}"
+            f"; судья назначил: {given.name_text.ru}",
+            f"; the judge gave a {given.name_text.en} instead",
         ) + by
     if deferred:
         explanation = explanation + (

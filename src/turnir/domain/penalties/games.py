@@ -53,6 +53,7 @@ class GameRecord:
     winner: Side | None
     """The side that won; ``None`` for a draw."""
     reason: GameReason
+    """Why the game ended (S-1)."""
 
     def __post_init__(self) -> None:
         allowed = DRAW_REASONS if self.winner is None else WIN_REASONS

@@ -113,10 +113,9 @@ def check_may_register(
     entry = active_suspension(register, person, on=on)
     if entry is None:
         return
-    term = "until the coordinator sets the term" if entry.until is None else (
-        f"until day {entry.until}")
+    term = " until the coordinator sets the term" if entry.until is None else ""
     raise UserError(
-        f"this player is suspended {term} and cannot play in official tournaments (J-5): "
+        f"this player is suspended{term} and cannot play in official tournaments (J-5): "
         f"{entry.reason.en}",
         code="suspended",
     )
@@ -170,6 +169,7 @@ class Appeal:
     penalty_id: int
     """The appealed penalty record."""
     outcome: AppealOutcome
+    """Upheld, changed or withdrawn."""
     decided_by: Judge
     """The head judge."""
     before: Penalty

@@ -22,7 +22,7 @@ Terms (Russian in brackets):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from enum import Enum
 
 from turnir.domain.model import PlayerId
@@ -49,6 +49,7 @@ class Judge:
     """The judge's name as recorded in the report."""
     role: JudgeRole
     """Head judge or floor judge of this tournament."""
+    _: KW_ONLY
     official_representative: bool = False
     """An official representative of the publisher: may issue a suspension (J-5)."""
 
@@ -75,6 +76,7 @@ class GivenAt:
     round: int
     """The round of the match it is given in or after (0 before the first round)."""
     moment: Moment
+    """During a game, between games, or between matches."""
     game: int = 0
     """The game it is given during or after (1, 2, …); 0 between matches."""
 
@@ -132,15 +134,18 @@ class PenaltyRecord:
     id: int
     """Sequence number within the tournament (assigned by the caller, unique, increasing)."""
     player: PlayerId
+    """The penalised player."""
     reason: str
     """The infraction code from the catalogue, or ``accumulation`` for an automatic penalty."""
     penalty: Penalty
     """The penalty actually given (its attached penalties follow from it, J-2)."""
     given_at: GivenAt
+    """When it was given; decides where its loss lands (J-3)."""
     guide_penalty: Penalty
     """What the guide prescribes: the default at the rules level, escalated (J-6)."""
     explanation: Text
     """Why, in words shown to the player (J-7)."""
+    _: KW_ONLY
     judge: Judge | None = None
     """Who gave it; ``None`` for an automatic penalty (J-6, accumulation)."""
     confirmed_by_head_judge: bool = False
@@ -152,6 +157,7 @@ class PenaltyRecord:
     note: str = ""
     """The judge's free text (what happened)."""
     status: PenaltyStatus = PenaltyStatus.ACTIVE
+    """Active, or withdrawn on appeal."""
 
     @property
     def deviation(self) -> bool:
@@ -178,12 +184,14 @@ class PenaltyPoints:
     """**Decided** weights of the penalty points (штрафные очки) T-6 compares."""
 
     remark: int = 0
+    """A remark has no consequences for the player's career: 0 by default."""
     warning: int = 1
     game_loss: int = 2
     match_loss: int = 3
     disqualification: int = 4
     disqualification_without_prizes: int = 5
     suspension: int = 6
+    """The other weights: the place on the ladder counting from the warning."""
 
     def __post_init__(self) -> None:
         if min(self.remark, self.warning, self.game_loss, self.match_loss,

@@ -58,8 +58,11 @@ class TechnicalResult:
     totals: tuple[int, int]
     """The crystal totals of A and B."""
     margin: int
+    """The difference that was needed for a win."""
     judge: Judge
+    """The head judge who recorded it."""
     explanation: Text
+    """E.g. "technical win for player A: 14 crystals against 11 (margin 1)"."""
 
 
 def technical_result(
@@ -98,7 +101,9 @@ class Claim:
     """A claim made to a judge after time-out (S-9)."""
 
     claimant: Side
+    """The player who claims."""
     kind: ClaimKind
+    """A clean victory or a draw."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,11 +111,15 @@ class ClaimRuling:
     """A judge's decision on a claim (S-9); a floor judge's ruling can be appealed (J-8)."""
 
     claim: Claim
+    """What was claimed."""
     granted: bool
+    """The judge granted the claim."""
     judge: Judge
+    """The judge who decided (a floor judge's ruling can be appealed)."""
     game: GameRecord | None
     """The game's result when granted; ``None`` when refused (play goes on to S-8)."""
     note: str = ""
+    """The judge's reasons."""
 
 
 def decide_claim(claim: Claim, *, granted: bool, judge: Judge, note: str = "") -> ClaimRuling:

@@ -50,25 +50,27 @@ from turnir.domain.ratings.formulas import (
 from turnir.domain.ratings.model import (
     MIN_PARTICIPANTS,
     Bound,
+    EndKey,
     Participant,
     PlayerKey,
     ProfessionalChange,
     RatedFormat,
     RatedTournament,
     RatingChange,
-    RatingReport,
     RatingSettings,
     TournamentKey,
     WarlockChange,
     WarlockFirstTournament,
 )
 from turnir.domain.ratings.prizes import PrizeAward, PrizeSplit, award_prizes, split_prize_fund
+from turnir.domain.ratings.report import RatingReport
 
 __all__ = [
     "DEFAULT_SETTINGS",
     "MIN_PARTICIPANTS",
     "NEWCOMER_RATING",
     "Bound",
+    "EndKey",
     "Participant",
     "PlayerKey",
     "PlayerRating",

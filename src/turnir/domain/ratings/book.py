@@ -20,7 +20,6 @@ from turnir.domain.ratings.formulas import (
     NEWCOMER,
     ProfessionalRow,
     WarlockRow,
-    professional_denominator,
     professional_rows,
     to_rating,
     warlock_coefficient,
@@ -29,14 +28,11 @@ from turnir.domain.ratings.formulas import (
 from turnir.domain.ratings.formulas import hundredths as _hundredths
 from turnir.domain.ratings.model import (
     PlayerKey,
-    ProfessionalChange,
     RatedTournament,
-    RatingChange,
-    RatingReport,
     RatingSettings,
     TournamentKey,
-    WarlockChange,
 )
+from turnir.domain.ratings.report import RatingReport
 from turnir.errors import ConflictError, UserError
 
 _Ratings = dict[PlayerKey, tuple[int, int | None]]
@@ -201,50 +197,14 @@ def _report(tournament: RatedTournament, warlock_k: Fraction,
             before: Sequence[tuple[int, int | None]],
             pro: Sequence[ProfessionalRow], war: Sequence[WarlockRow]) -> RatingReport:
     u = tournament.size
-    k = tournament.professional_k
-    d = professional_denominator(u)
-    pro_rt = Fraction(sum(entry[0] for entry in before), 100 * u)
-    war_rt = Fraction(sum(row[0] for row in war), 100 * u)
-    p, q = k.numerator, k.denominator
-    newcomer_rs = to_rating(NEWCOMER)
-    changes = []
-    for index, participant in enumerate(tournament.participants):
-        num, bounded, bound, new, floor, reset = pro[index]
-        rs, gain_num, gain_den, war_new, first, war_reset = war[index]
-        pro_before = before[index][0]
-        formula = Fraction(num, d)
-        warlock_before = None if first else to_rating(rs)
-        changes.append(RatingChange(
-            player=participant.player,
-            place=participant.place,
-            participants=u,
-            disqualified_without_prizes=participant.disqualified_without_prizes,
-            professional_rt=pro_rt,
-            warlock_rt=war_rt,
-            professional=ProfessionalChange(
-                before=to_rating(pro_before),
-                formula=formula,
-                bound=bound,
-                bounded=formula if bounded == num else Fraction(bounded, d),
-                k=k,
-                exact=Fraction(pro_before * d * q + 100 * bounded * p, 100 * d * q),
-                after=to_rating(new),
-                floor_applied=floor,
-                reset_applied=reset,
-            ),
-            warlock=WarlockChange(
-                before=warlock_before,
-                rs=newcomer_rs if warlock_before is None else warlock_before,
-                gain=Fraction(gain_num, gain_den),
-                k=warlock_k,
-                after=to_rating(war_new),
-                first_tournament=first,
-                reset_applied=war_reset,
-            ),
-        ))
-    return RatingReport(tournament=tournament.id, participants=u, professional_k=k,
-                        warlock_k=warlock_k, professional_rt=pro_rt, warlock_rt=war_rt,
-                        changes=tuple(changes))
+    return RatingReport(
+        tournament=tournament.id, participants=u, professional_k=tournament.professional_k,
+        warlock_k=warlock_k,
+        professional_rt=Fraction(sum(entry[0] for entry in before), 100 * u),
+        warlock_rt=Fraction(sum(row[0] for row in war), 100 * u),
+        rows=tuple(zip(tournament.participants, (entry[0] for entry in before), pro, war,
+                       strict=True)),
+    )
 
 
 def preview(book: RatingBook, tournament: RatedTournament, *,

@@ -18,7 +18,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Protocol
 
-from turnir.errors import InvariantError, NotFoundError, UserError
+from turnir.errors import InvariantError, UserError
 
 PlayerKey = int | str
 """A player's identity in the rating book (stable across tournaments); never sorted."""
@@ -262,30 +262,3 @@ class RatingChange:
     """The professional rating's change."""
     warlock: WarlockChange
     """The Warlock rating's change."""
-
-
-@dataclass(frozen=True, slots=True)
-class RatingReport:
-    """A tournament's rating report: every participant's change, in place order."""
-
-    tournament: TournamentKey
-    """The tournament's id."""
-    participants: int
-    """U."""
-    professional_k: Fraction
-    """K of R-1."""
-    warlock_k: Fraction
-    """K of R-5 for the format and size."""
-    professional_rt: Fraction
-    """Rt of R-1, exact."""
-    warlock_rt: Fraction
-    """Rt of R-5, exact."""
-    changes: tuple[RatingChange, ...]
-    """One per participant, winner first."""
-
-    def change_for(self, player: PlayerKey) -> RatingChange:
-        """The change of one participant."""
-        for change in self.changes:
-            if change.player == player:
-                return change
-        raise NotFoundError(f"player {player} did not play tournament {self.tournament}")

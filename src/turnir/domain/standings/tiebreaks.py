@@ -115,10 +115,22 @@ class TieBreak(StrEnum):
 
     @property
     def name_en(self) -> str:
+        """The human name in English, e.g. "Quality of wins" (not the enum's ``name``)."""
         return self.metric.name_en
 
     @property
     def name_ru(self) -> str:
+        """The human name in Russian, e.g. «Качество побед»."""
+        return self.metric.name_ru
+
+    @property
+    def label_en(self) -> str:
+        """The same as ``name_en``: the label for a column header or a "decided by" cell."""
+        return self.metric.name_en
+
+    @property
+    def label_ru(self) -> str:
+        """The same as ``name_ru``."""
         return self.metric.name_ru
 
     @property
@@ -239,18 +251,19 @@ class Sheet:
         match_kind = PairingKind.MATCH
         position = index.get
         numbers: set[int] = set()
+        seen_in = [0] * n  # the last round (counted from 1) each player was seen in
         for rnd in rounds:
             if rnd.stage is not Stage.SWISS:
                 continue
             if rnd.number in numbers:
                 raise InvariantError(f"Swiss round {rnd.number} is given twice")
             numbers.add(rnd.number)
-            busy: set[int] = set()
+            now = len(numbers)
             for pairing in rnd.pairings:
                 a = position(pairing.a, -1)
-                if a < 0 or a in busy:
+                if a < 0 or seen_in[a] == now:
                     raise _stray(rnd.number, pairing.a, a)
-                busy.add(a)
+                seen_in[a] = now
                 if pairing.b is None:
                     if pairing.kind is match_kind:
                         raise InvariantError(f"round {rnd.number}: a match without an opponent")
@@ -260,9 +273,9 @@ class Sheet:
                 if pairing.kind is not match_kind:
                     raise InvariantError(f"round {rnd.number}: a bye with an opponent")
                 b = position(pairing.b, -1)
-                if b < 0 or b in busy:
+                if b < 0 or seen_in[b] == now:
                     raise _stray(rnd.number, pairing.b, b)
-                busy.add(b)
+                seen_in[b] = now
                 result = pairing.result
                 if result is None:
                     continue  # unfinished: counts for nothing
