@@ -37,6 +37,7 @@ from turnir.robot.engine import (
 )
 from turnir.robot.game import ClockReading, GameEvent, GameSetup, MovePlayed
 from turnir.robot.robot import CheckRun, CheckStatus, Robot
+from turnir.robot.simulate import random_legal_move
 
 LIMIT_S = 20.0
 CONTROL = TimeControl.parse("3+0")
@@ -49,10 +50,9 @@ def playout(rng: random.Random) -> tuple[str, list[str]]:
         plies = rng.randint(20, 40)
         moves: list[chess.Move] = []
         for _ in range(plies):
-            legal = list(board.legal_moves)
-            if not legal:
+            if board.outcome() is not None:
                 break
-            move = rng.choice(legal)
+            move = random_legal_move(board, rng)
             board.push(move)
             moves.append(move)
         if len(moves) == plies and board.outcome() is None:

@@ -79,18 +79,14 @@ def test_drawn_top_match_is_refused() -> None:
 def test_rematch_forced_by_hand_is_refused() -> None:
     doc = doc_of(2)
     r0 = doc["rounds"][0]["pairings"]
-    r1 = doc["rounds"][1]["pairings"]
-    # make round 2's first two tables replay round 1's first table
-    a, b = r0[0]["a"], r0[0]["b"]
-    spots = [(i, key) for i, p in enumerate(r1) for key in ("a", "b") if p[key] in (a, b)]
-    assert len(spots) == 2
-    (i1, k1), (i2, k2) = spots
-    if i1 == i2:
-        pytest.skip("already together")  # pragma: no cover
-    other_key = "b" if k1 == "a" else "a"
-    moved = r1[i1][other_key]
-    r1[i1][other_key] = r1[i2][k2]
-    r1[i2][k2] = moved
+    r1 = [p for p in doc["rounds"][1]["pairings"] if p["b"] is not None]
+    seats = {p[key]: (i, key) for i, p in enumerate(r1) for key in ("a", "b")}
+    # a round-1 pairing whose two players both play a match in round 2
+    old = next(p for p in r0 if p["b"] is not None and p["a"] in seats and p["b"] in seats)
+    (i1, k1), (i2, k2) = seats[old["a"]], seats[old["b"]]
+    assert i1 != i2  # the pairer made no rematch
+    other = "b" if k1 == "a" else "a"
+    r1[i1][other], r1[i2][k2] = r1[i2][k2], r1[i1][other]
     for p in r1:
         p["result"] = {"wins_a": 2, "wins_b": 0, "outcome": "a_wins", "ending": "played"}
     refuse(doc, "rounds[1]", "rematch")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
 from itertools import pairwise
 
@@ -52,7 +53,7 @@ def check_tournament(t: Tournament) -> None:
         _check_top(t)
 
 
-def _check_round(t: Tournament, rnd: Round, where: str, by_id: dict[int, object]) -> None:
+def _check_round(t: Tournament, rnd: Round, where: str, by_id: Mapping[int, object]) -> None:
     seen: set[int] = set()
     tables: set[int] = set()
     top = rnd.stage is Stage.TOP

@@ -14,7 +14,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -25,8 +25,8 @@ from turnir.domain.standings import PenaltyCounts
 from turnir.domain.tournament import Tournament
 from turnir.errors import UserError
 
-FORMAT_NAME = "turnir-tournament"
-FORMAT_VERSION = 1
+FORMAT_NAME: Final = "turnir-tournament"
+FORMAT_VERSION: Final = 1
 
 
 class _Model(BaseModel):
@@ -166,8 +166,8 @@ def from_domain(t: Tournament) -> TournamentFile:
         settings=SettingsModel(
             points=PointsModel(win=st.points.win, draw=st.points.draw, loss=st.points.loss,
                                bye=st.points.bye),
-            best_of=st.best_of,  # type: ignore[arg-type]
-            top_best_of=st.top_best_of,  # type: ignore[arg-type]
+            best_of=st.best_of,
+            top_best_of=st.top_best_of,
             swiss_rounds=st.swiss_rounds,
             top_size=st.top_size,
         ),

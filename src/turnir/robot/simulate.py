@@ -25,7 +25,7 @@ from turnir.domain.robot_rules import (
     Verdict,
     check_schedule,
 )
-from turnir.errors import UserError
+from turnir.errors import InvariantError, UserError
 from turnir.robot.clock import ManualClock
 from turnir.robot.decision import Decision
 from turnir.robot.engine import EvaluationRequest, Evaluator, ScriptedEvaluator
@@ -69,6 +69,17 @@ class ScriptedGame:
     """(White, Black) drawn as lagging players (their actual mean may stay under 3 s)."""
 
 
+def random_legal_move(board: chess.Board, rng: random.Random) -> chess.Move:
+    """A uniformly drawn pseudo-legal move, redrawn until legal (cheaper than listing every
+    legal move); the caller has checked that the game is not over, so one exists."""
+    moves = list(board.generate_pseudo_legal_moves())
+    while moves:
+        move = moves.pop(rng.randrange(len(moves)))
+        if board.is_legal(move):
+            return move
+    raise InvariantError("a running game without a legal move")
+
+
 def _one_game(index: int, settings: SimulationSettings, control: TimeControl,
               end_ms: int) -> ScriptedGame:
     rng = random.Random(f"{settings.seed}:game:{index}")
@@ -100,7 +111,7 @@ def _one_game(index: int, settings: SimulationSettings, control: TimeControl,
             break
         if moment > end_ms:
             break
-        move = rng.choice(list(board.legal_moves))
+        move = random_legal_move(board, rng)
         clocks[mover] = clocks[mover] - think + control.increment_ms
         events.append(MovePlayed(moment, move.uci(), lag, clocks[mover]))
         board.push(move)
