@@ -7,10 +7,13 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.domain.builders import tournament
 from turnir.demo import simulate_results, strengths
 from turnir.domain.model import PairingKind, Stage
+from turnir.domain.pairing.swiss import pair_swiss_global
 from turnir.domain.results import parse_result
 from turnir.domain.tournament import (
     Phase,
@@ -21,6 +24,7 @@ from turnir.domain.tournament import (
     record_result,
     repair_last_round,
     swap_players,
+    swiss_entrants,
     undo_last_round,
 )
 from turnir.errors import ConflictError, NotFoundError, UserError
@@ -224,3 +228,51 @@ def test_late_entry_refused_in_top() -> None:
     with pytest.raises(ConflictError):
         add_late_player(t, "Too Late")
     assert t.phase is Phase.TOP
+
+
+# ----- properties over whole random events ---------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    count=st.integers(4, 14),
+    rounds=st.integers(1, 5),
+    seed=st.integers(0, 10_000),
+    drops=st.lists(st.integers(1, 14), max_size=3),
+    late=st.booleans(),
+)
+def test_rule_P2_P3_S5_properties_over_random_events(
+    count: int, rounds: int, seed: int, drops: list[int], late: bool
+) -> None:
+    """Every active player once a round; rematches only when unavoidable (same count as the
+    global optimum); an unrequested bye only to an eligible player when one can take it."""
+    t = tournament(count, rounds=rounds, seed=seed)
+    rng = random.Random(seed)
+    strength = strengths(t.players, random.Random(seed))
+    for number in range(1, rounds + 1):
+        if number == 2:
+            for pid in drops:
+                if pid <= count and t.player(pid).dropped_after is None:
+                    t = drop_player(t, pid)
+            if late:
+                t = add_late_player(t, "Late Comer", byes_for_missed_rounds=True)
+                strength[t.players[-1].id] = 1.0
+        entrants, _ = swiss_entrants(t, number)
+        if len(entrants) < 2:
+            return
+        t = pair_next_round(t)
+        rnd = t.rounds[-1]
+        seen = Counter(pid for line in rnd.pairings for pid in line.players)
+        active = {p.id for p in t.players if t.is_active(p, number)}
+        assert set(seen) == active and max(seen.values()) == 1
+        optimum = pair_swiss_global(entrants, random.Random(0)).objective
+        met = {e.player: e.opponents for e in entrants}
+        rematches = sum(1 for line in rnd.pairings if line.b is not None and line.b in met[line.a])
+        assert rematches == optimum.rematches
+        eligible = {e.player for e in entrants if e.bye_eligible}
+        for line in rnd.pairings:
+            if line.kind is PairingKind.BYE and optimum.bye_ineligible == 0:
+                assert line.a in eligible
+        t = simulate_results(t, rng, strength)
+    order = t.standings().order()
+    assert sorted(order) == sorted(p.id for p in t.players)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, RowMapping, Table, func, insert, select, update
@@ -64,7 +64,10 @@ class Change:
 
 
 def _entry(row: RowMapping) -> AuditEntry:
-    return AuditEntry(id=row["id"], tournament_id=row["tournament_id"], at=row["at"],
+    at: datetime = row["at"]
+    if at.tzinfo is None:  # SQLite keeps no zone; every time stored is UTC
+        at = at.replace(tzinfo=UTC)
+    return AuditEntry(id=row["id"], tournament_id=row["tournament_id"], at=at,
                       actor=row["actor"], action=row["action"], entity=row["entity"],
                       entity_id=row["entity_id"], before=row["before"], after=row["after"])
 
@@ -99,7 +102,7 @@ def stale_version(conn: Connection, tournament_id: int, entity: str, entity_id: 
                   what: str, seen: int, current: int) -> ConflictError:
     """The refusal for an update based on version ``seen`` when the record is at ``current``."""
     last = last_change(conn, tournament_id, entity, entity_id)
-    who = (f" by {last.actor} at {last.at:%Y-%m-%d %H:%M:%S} ({last.action})"
+    who = (f" by {last.actor} at {last.at:%Y-%m-%d %H:%M:%S} UTC ({last.action})"
            if last is not None else "")
     return ConflictError(
         f"{what} was changed{who} since you loaded it (version {seen}, now {current}); "
