@@ -27,6 +27,7 @@ from rich.console import Console
 from rich.table import Table
 
 from turnir.domain.robot_rules import RobotSettings, TimeControl, check_schedule
+from turnir.errors import InvariantError
 from turnir.robot.clock import ManualClock
 from turnir.robot.engine import (
     EngineSettings,
@@ -50,9 +51,10 @@ def playout(rng: random.Random) -> tuple[str, list[str]]:
         plies = rng.randint(20, 40)
         moves: list[chess.Move] = []
         for _ in range(plies):
-            if board.outcome() is not None:
+            try:
+                move = random_legal_move(board, rng)
+            except InvariantError:  # mate or stalemate: draw another game
                 break
-            move = random_legal_move(board, rng)
             board.push(move)
             moves.append(move)
         if len(moves) == plies and board.outcome() is None:

@@ -8,7 +8,8 @@
 #
 # The cluster lives in $TURNIR_PG_DIR (default /tmp/turnir-pg-test), listens on 127.0.0.1 at
 # $TURNIR_PG_PORT (default 54329) with trust authentication, and runs as the `postgres` system
-# user (initdb refuses root). It is tuned for tests, not for data: fsync is off.
+# user when run as root (initdb refuses root), else as the calling user. It is tuned for tests,
+# not for data: fsync is off.
 set -euo pipefail
 PORT="${TURNIR_PG_PORT:-54329}"
 DIR="${TURNIR_PG_DIR:-/tmp/turnir-pg-test}"
@@ -24,7 +25,7 @@ find_bin() {
 }
 
 as_postgres() {
-  if [ "$(id -un)" = postgres ]; then "$@"; else runuser -u postgres -- "$@"; fi
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
 running() {
@@ -65,7 +66,7 @@ fi
 
 if ! running; then
   mkdir -p "$DIR"
-  chown postgres: "$DIR" 2>/dev/null || true
+  if [ "$(id -u)" = 0 ]; then chown postgres: "$DIR"; fi
   if [ ! -f "$DATA/PG_VERSION" ]; then
     as_postgres "$BIN/initdb" -D "$DATA" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 \
       >"$DIR/initdb.log" 2>&1 || { cat "$DIR/initdb.log" >&2; exit 1; }

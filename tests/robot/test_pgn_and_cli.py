@@ -120,16 +120,12 @@ def test_cli_replay_table_with_real_stockfish() -> None:
     assert "First check" in result.output
 
 
-def test_cli_replay_shows_a_refused_event() -> None:
-    text = (DATA / "one_lagger_equal.json").read_text()
-    body = json.loads(text)
+def test_cli_replay_shows_a_refused_event(tmp_path: Path) -> None:
+    body = json.loads((DATA / "one_lagger_equal.json").read_text())
     body["events"].insert(3, {"type": "move", "at": 125, "move": "e2e5"})
-    path = Path(__file__).parent / "_bad_event.json"
-    try:
-        path.write_text(json.dumps(body))
-        result = runner.invoke(robot_app, ["replay", str(path), "--engine", "fake", "--json"])
-    finally:
-        path.unlink()
+    path = tmp_path / "bad_event.json"
+    path.write_text(json.dumps(body))
+    result = runner.invoke(robot_app, ["replay", str(path), "--engine", "fake", "--json"])
     assert result.exit_code == 0
     assert any("illegal_move" in e["text"] for e in json.loads(result.output)["timeline"])
 

@@ -71,7 +71,7 @@ def check_database(db: Database, tid: int, promised: dict[tuple[int, int], str],
 
 def test_sigkill_at_random_points_loses_nothing_that_returned(database_url: str) -> None:
     db = Database.open(database_url)
-    tid = event(db, 48, rounds=4, top=4)
+    tid = event(db, 64, rounds=4, top=4)
     rng = random.Random(20260301)
     promised: dict[tuple[int, int], str] = {}
     paired: dict[int, list[list[Any]]] = {}
@@ -88,7 +88,7 @@ def test_sigkill_at_random_points_loses_nothing_that_returned(database_url: str)
     while kills < KILLS:
         worker = spawn("play", database_url, tid, 3)
         assert worker.stdout is not None
-        wanted, seen, over = rng.randint(1, 20), 0, False
+        wanted, seen, over = rng.randint(1, 12), 0, False
         while seen < wanted and not over:
             line = worker.stdout.readline()
             if not line:

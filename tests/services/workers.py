@@ -80,7 +80,7 @@ def race(db: Database, tid: int, name: str, score: str, start: float) -> None:
                 view = start_round(db, tid, actor=name)
                 say(event="paired", round=view.round.number)
             except ConflictError as error:
-                say(event="refused", code=error.code)
+                say(event="refused", code=error.code, message=error.message)
             continue
         for line in current.pairings:
             if line.b is None or line.result is not None:
@@ -91,7 +91,8 @@ def race(db: Database, tid: int, name: str, score: str, start: float) -> None:
                 say(event="result", round=current.number, table=line.table, score=score,
                     status=done.status.value)
             except ConflictError as error:
-                say(event="refused", code=error.code, round=current.number, table=line.table)
+                say(event="refused", code=error.code, round=current.number, table=line.table,
+                    message=error.message)
 
 
 def correct(db: Database, tid: int, name: str, score: str, start: float,

@@ -1,7 +1,14 @@
 """The ``turnir`` command line: parse, call one use case, render (STYLE habit 8).
 
+Two kinds of commands: the file commands work on an offline tournament file (``new FILE``,
+``pair FILE`` …); the database commands (``tournament``, ``player``, ``round``, ``judge``, ``log``,
+``export``, ``import``, ``db``; modules ``db_*.py``) work on the database of docs/storage.md.
+``result`` and ``standings`` serve both: the first argument is a file when it is an existing
+path or ends in ``.json``, otherwise a stored tournament (number or name).
+
 A ``UserError`` becomes a message on stderr and exit code 2; the tournament file is then left
-untouched (every write is atomic and happens only after the whole change succeeded).
+untouched (every write is atomic and happens only after the whole change succeeded), and so is
+the database (every change is one transaction).
 """
 
 from __future__ import annotations
@@ -16,9 +23,13 @@ from typing import Annotated, TypeVar
 import typer
 from rich.console import Console
 
-from turnir.cli import render
+from turnir.cli import db_data, render
+from turnir.cli.db_player import player_app
+from turnir.cli.db_round import round_app
+from turnir.cli.db_tournament import judge_app, tournament_app
+from turnir.cli.parsing import parse_points
 from turnir.domain.model import Player, Settings
-from turnir.domain.results import PointsTable, parse_result
+from turnir.domain.results import parse_result
 from turnir.domain.tournament import (
     Phase,
     Tournament,
@@ -68,16 +79,6 @@ def load(path: Path) -> Tournament:
         return read_tournament(path)
     except UserError as error:
         raise fail(error.message) from None
-
-
-def parse_points(text: str) -> PointsTable:
-    parts = text.replace(":", "/").split("/")
-    if len(parts) not in (3, 4) or not all(p.strip().isdigit() for p in parts):
-        raise UserError(f"points {text!r}: write win/draw/loss[/bye], e.g. 3/1/0",
-                        code="bad_points")
-    win, draw, loss = (int(p) for p in parts[:3])
-    bye = int(parts[3]) if len(parts) == 4 else win
-    return PointsTable(win=win, draw=draw, loss=loss, bye=bye)
 
 
 @app.command()
@@ -144,15 +145,38 @@ def undo(file: FileArg) -> None:
     console.print(f"Round {len(t.rounds) + 1} undone; {len(t.rounds)} round(s) remain.")
 
 
+TargetArg = Annotated[str, typer.Argument(
+    help="A tournament file (an existing path or *.json), or a tournament in the database "
+         "(its number or name).")]
+
+
+def is_file(target: str) -> bool:
+    """The first argument names a tournament file when it exists or ends in .json."""
+    return Path(target).exists() or target.lower().endswith(".json")
+
+
 @app.command()
 def result(
-    file: FileArg,
+    target: TargetArg,
     round: Annotated[int, typer.Argument(help="Round number.")],
     table: Annotated[int, typer.Argument(help="Table number.")],
     score: Annotated[str, typer.Argument(help="Game wins A-B[-draws], or ID.")],
     correct: Annotated[bool, typer.Option(help="Replace an existing result (judge).")] = False,
+    expected_version: Annotated[int | None, typer.Option(
+        help="Database: the pairing's version you saw; refused when it changed since.")] = None,
+    key: Annotated[str | None, typer.Option(
+        help="Database: a request key; the same key again changes nothing.")] = None,
+    actor: Annotated[str | None, typer.Option(help="Database: who records it.")] = None,
 ) -> None:
-    """Record a match result, e.g. ``turnir result t.json 1 3 2-1``."""
+    """Record a match result: ``turnir result t.json 1 3 2-1`` or ``turnir result Cup 1 3 2-1``.
+
+    On a stored tournament the same result again changes nothing.
+    """
+    if not is_file(target):
+        db_data.record(target, round, table, score, correct=correct,
+                       expected_version=expected_version, key=key, actor=actor)
+        return
+    file = Path(target)
 
     def apply(t: Tournament) -> Tournament:
         return record_result(t, round, table, parse_result(score), correction=correct)
@@ -231,11 +255,15 @@ def pairings(
 
 @app.command()
 def standings(
-    file: FileArg,
+    target: TargetArg,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Database: CSV output.")] = False,
 ) -> None:
     """Standings with every tiebreak column; final places once the top is over."""
-    t = load(file)
+    if not is_file(target):
+        db_data.standings(target, as_json=as_json, as_csv=as_csv)
+        return
+    t = load(Path(target))
     if as_json:
         sys.stdout.write(json.dumps(render.standings_json(t), ensure_ascii=False, indent=2))
         sys.stdout.write("\n")
@@ -263,6 +291,21 @@ def demo(
         simulate_demo(console, players=players, seed=seed)
     except UserError as error:
         raise fail(error.message) from None
+
+
+def _mount_database_commands() -> None:
+    """The database commands (docs/storage.md), each group in its own module."""
+    app.add_typer(tournament_app, name="tournament")
+    app.add_typer(player_app, name="player")
+    app.add_typer(round_app, name="round")
+    app.add_typer(judge_app, name="judge")
+    app.add_typer(db_data.db_app, name="db")
+    app.command("log")(db_data.log)
+    app.command("export")(db_data.export)
+    app.command("import")(db_data.import_)
+
+
+_mount_database_commands()
 
 
 def _mount_optional() -> None:

@@ -176,11 +176,6 @@ class EngineSettings:
                             code="invalid_engine_settings")
 
 
-# A dead or stuck process shows up as any of EngineTerminatedError, EngineError, TimeoutError,
-# OSError, or concurrent.futures.CancelledError (python-chess cancels the pending command when
-# the process is gone). Every failure of a search restarts the process and tries again.
-_ENGINE_FAULTS = (Exception,)
-
 
 class _Slot:
     """One engine process of the pool, started lazily and restarted on faults."""
@@ -286,7 +281,11 @@ class StockfishPool:
                 with self._lock:
                     self.evaluations += 1
                 return evaluation
-            except _ENGINE_FAULTS as exc:
+            except Exception as exc:
+                # A dead or stuck process shows up as EngineTerminatedError, EngineError,
+                # TimeoutError, OSError or concurrent.futures.CancelledError (python-chess
+                # cancels the pending command when the process is gone): whatever it is, the
+                # process is restarted and the position searched again.
                 last_error = f"{type(exc).__name__}: {exc}"
                 log.warning("engine %d failed on %s (attempt %d/%d): %s; restarting",
                             slot.index, request.key, attempt, self.settings.attempts, last_error)

@@ -178,8 +178,7 @@ def parse_move(board: chess.Board, text: str) -> chess.Move:
             return board.parse_uci(value)
         return board.parse_san(value)
     except ValueError as exc:
-        raise UserError(f"illegal move {text!r} in {board.fen()}: {exc}",
-                        code="illegal_move") from exc
+        raise UserError(f"illegal move {text!r}: {exc}", code="illegal_move") from exc
 
 
 class Game:

@@ -74,7 +74,7 @@ def _entry_info(conn: Connection, tournament_id: int, number: int) -> PlayerInfo
     return _info(row, _byes_of(conn, tournament_id, number))
 
 
-def _refuse_started(conn: Connection, row: RowMapping) -> None:
+def _refuse_started(row: RowMapping) -> None:
     refuse_when_finished(row)
     if row["status"] != "registration":
         raise ConflictError(
@@ -97,7 +97,7 @@ def register_player(
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
         row = tournament_row(conn, tournament_id)
-        _refuse_started(conn, row)
+        _refuse_started(row)
         number = next_entry_number(conn, tournament_id)
         player = _new_player(number, name, city, club, byes)
         _refuse_taken(conn, tournament_id, player.name)
@@ -135,7 +135,7 @@ def register_players(
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
         row = tournament_row(conn, tournament_id)
-        _refuse_started(conn, row)
+        _refuse_started(row)
         first = next_entry_number(conn, tournament_id)
         new = [_new_player(first + i, ln.name, ln.city, ln.club, ln.byes)
                for i, ln in enumerate(lines)]

@@ -146,8 +146,13 @@ _SLOT = (
 """Everything one result needs in one statement: the settings, the round, the pairing."""
 _SLOT_KEYS = tuple(column.key for column in _SLOT.selected_columns)
 _READ_SLOT = DirectStatement(_SLOT)
-_LOCK_AND_READ_SLOT = DirectStatement(_SLOT.with_for_update(of=tournaments))
-"""The same, taking the tournament's write lock (PostgreSQL)."""
+_LOCK = DirectStatement(
+    select(tournaments.c.id).where(tournaments.c.id == bindparam("tournament_id"))
+    .with_for_update()
+)
+"""The tournament's write lock on PostgreSQL. It is a statement of its own: a ``FOR UPDATE``
+that waited returns the locked row fresh but the rows joined to it from the statement's older
+snapshot, so the slot is read only once the lock is held."""
 _UPDATE_RESULT = DirectStatement(
     update(pairings)
     .where(pairings.c.id == bindparam("pairing_id"),
@@ -175,10 +180,14 @@ def record_result(
     if games_played is not None:
         _check_games(result, games_played)
     who = check_actor(actor)
-    # The slot query below takes the tournament's lock itself (PostgreSQL FOR UPDATE; SQLite:
-    # the write transaction is BEGIN IMMEDIATE), so the transaction is opened without one.
+    # The same lock as ``Database.write(lock=…)`` (SQLite: the transaction is BEGIN IMMEDIATE;
+    # PostgreSQL: FOR UPDATE on the tournament's row), taken with a prepared statement.
     with db.write() as conn:
-        found = (_READ_SLOT if db.is_sqlite else _LOCK_AND_READ_SLOT).execute(
+        if not db.is_sqlite and _LOCK.execute(
+            conn, {"tournament_id": tournament_id}
+        ).fetchone() is None:
+            raise NotFoundError(f"no tournament #{tournament_id}", code="unknown_tournament")
+        found = _READ_SLOT.execute(
             conn,
             {"tournament_id": tournament_id, "round_number": round_number, "table_no": table},
         ).fetchone()

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, func, select, update
 
-from turnir.domain.model import Round, Stage
+from turnir.domain.model import Round
 from turnir.domain.tournament import (
     Tournament,
     pair_next_round,
@@ -188,7 +188,3 @@ def current_round(db: Database, tournament_id: int, number: int | None = None) -
     if rnd is None:
         raise ConflictError("no round has been paired yet", code="no_round")
     return RoundView(rnd, t, row["version"])
-
-
-__all__ = ["RoundView", "Stage", "build_top", "current_round", "start_round", "swap_seats",
-           "undo_round"]
