@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import random
+from pathlib import Path
+
+import pytest
 
 from tests.services.builders import (
     JUDGE,
@@ -120,3 +124,21 @@ def test_players_and_standings_csv(db: Database) -> None:
     assert [int(r["points"]) for r in rows] == [row.points for row in standings.rows]
     assert set(rows[0]) >= {"quality_of_wins", "quality_of_losses", "quality_of_games",
                             "second_order_quality", "lot"}
+
+
+GOLDEN = Path(__file__).parents[1] / "data" / "golden"
+
+
+@pytest.mark.parametrize("name", ["small_8", "event_33_drops_late", "event_128_top8"])
+def test_golden_files_round_trip_through_the_database(db: Database, name: str) -> None:
+    text = (GOLDEN / f"{name}.json").read_text(encoding="utf-8")
+    original = parse_tournament(text)
+    tid = import_tournament(db, text, actor=ORGANIZER, source=f"{name}.json").id
+    exported = export_tournament(db, tid)
+    assert parse_tournament(exported) == original
+    assert exported == dump_tournament(original)
+    view = get_standings(db, tid)
+    assert standings_json(view.tournament) == standings_json(original)
+    expected = GOLDEN / f"{name}.standings.json"
+    if expected.exists():
+        assert standings_json(view.tournament) == json.loads(expected.read_text(encoding="utf-8"))
