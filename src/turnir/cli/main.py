@@ -28,6 +28,7 @@ from turnir.cli.db_player import player_app
 from turnir.cli.db_round import round_app
 from turnir.cli.db_tournament import judge_app, tournament_app
 from turnir.cli.parsing import parse_points
+from turnir.cli.robot import robot_app
 from turnir.domain.model import Player, Settings
 from turnir.domain.results import parse_result
 from turnir.domain.tournament import (
@@ -308,16 +309,7 @@ def _mount_database_commands() -> None:
 _mount_database_commands()
 
 
-def _mount_optional() -> None:
-    """Sub-commands from other packages (the robot)."""
-    try:
-        from turnir.cli.robot import robot_app
-    except ImportError:  # pragma: no cover - the robot package is optional at import time
-        return
-    app.add_typer(robot_app, name="robot", help="The online judge robot.")
-
-
-_mount_optional()
+app.add_typer(robot_app, name="robot", help="The online judge robot.")
 
 
 def main() -> None:
