@@ -384,3 +384,8 @@ games = _table(Game)
 judges = _table(Judge)
 audit_log = _table(AuditRecord)
 idempotency_keys = _table(IdempotencyKey)
+
+
+# Tables of later capabilities live in their own modules on the same metadata; importing them
+# here makes ``Base.metadata`` complete wherever the schema is used.
+from turnir.storage import tables_penalties, tables_ratings, tables_robot  # noqa: E402, F401
