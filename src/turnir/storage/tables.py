@@ -388,4 +388,9 @@ idempotency_keys = _table(IdempotencyKey)
 
 # Tables of later capabilities live in their own modules on the same metadata; importing them
 # here makes ``Base.metadata`` complete wherever the schema is used.
-from turnir.storage import tables_penalties, tables_ratings, tables_robot  # noqa: E402, F401
+from turnir.storage import (  # noqa: E402, F401
+    tables_accounts,
+    tables_penalties,
+    tables_ratings,
+    tables_robot,
+)
