@@ -29,6 +29,7 @@ from turnir.cli.db_round import round_app
 from turnir.cli.db_tournament import judge_app, tournament_app
 from turnir.cli.parsing import parse_points
 from turnir.cli.robot import robot_app
+from turnir.cli.users import user_app
 from turnir.domain.model import Player, Settings
 from turnir.domain.results import parse_result
 from turnir.domain.tournament import (
@@ -46,6 +47,7 @@ from turnir.domain.tournament import (
 from turnir.errors import UserError
 from turnir.formats.players_csv import read_players_csv
 from turnir.formats.tournament_file import json_schema, read_tournament, write_tournament
+from turnir.web.serve import serve
 
 app = typer.Typer(
     name="turnir",
@@ -310,6 +312,8 @@ _mount_database_commands()
 
 
 app.add_typer(robot_app, name="robot", help="The online judge robot.")
+app.add_typer(user_app, name="user")
+app.command("serve")(serve)
 
 
 def main() -> None:

@@ -52,6 +52,16 @@ class GameReason(StrEnum):
     """Technical win or draw by crystal count, head judge only (S-8)."""
     UNSPECIFIED = "unspecified"
     """Reported as a score only (e.g. ``2-1``), without per-game reasons."""
+    # Online games on the chess server, reported through the robot (issue 7); a resignation
+    # is a CONCESSION, an agreed draw AGREED_DRAW, too little material NO_WIN_POSSIBLE.
+    CHECKMATE = "checkmate"
+    """Online: the loser was checkmated."""
+    FLAG_FALL = "flag_fall"
+    """Online: the loser's clock ran out."""
+    DRAWN_POSITION = "drawn_position"
+    """Online: a draw by the board's rules (stalemate, 75 moves, fivefold repetition)."""
+    ROBOT = "robot"
+    """Online: awarded or drawn by the online judge robot (A-1..A-4, A-6)."""
 
 
 class MatchOutcome(StrEnum):

@@ -4,7 +4,9 @@
 - ``POST /games/{id}/events`` one event, ``POST /games/{id}/events/batch`` several;
 - ``GET /games/{id}/decisions`` a game's decisions; ``GET /decisions?since=N`` every decision
   from the N-th on (for polling); results also go to the ``ResultSink`` (a webhook);
-- ``POST /checks/run`` run the due checks now (the standalone service runs them by itself).
+- ``POST /checks/run`` run the due checks now (the standalone service runs them by itself);
+- ``GET /results?tournament=T&state=unapplied`` what became of the ended games in their
+  tournaments (only with a ``ResultLedger``: the robot of an online tournament).
 
 Every error is JSON ``{"error": {"code": ..., "message": ..., "details": ...}}``: 422 for a
 malformed request (``invalid_request``) or an event the game refuses (``illegal_move``,
@@ -15,9 +17,9 @@ the same mounted in the main site or standalone (``create_robot_app``).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, FastAPI, Path, Query, Request, Response
 from fastapi.encoders import jsonable_encoder
@@ -28,6 +30,7 @@ from fastapi.routing import APIRoute
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.robot.clock import SystemClock, ms_to_seconds
 from turnir.robot.engine import EngineSettings, StockfishPool
+from turnir.robot.journal import ResultLedger
 from turnir.robot.robot import Robot
 from turnir.robot.scheduler import CheckRunner
 from turnir.robot.schemas import (
@@ -39,6 +42,7 @@ from turnir.robot.schemas import (
     EventsIn,
     GameIn,
     GameOut,
+    OnlineResultOut,
     PostedOut,
     event_to_domain,
 )
@@ -93,33 +97,42 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def create_robot_router(robot: Robot) -> APIRouter:
-    """The robot's routes, bound to one ``Robot``."""
+ResultState = Literal["no_tournament", "waiting", "applied", "unapplied", "dismissed"]
+
+
+def create_robot_router(robot: Robot, *, results: ResultLedger | None = None) -> APIRouter:
+    """The robot's routes, bound to one ``Robot``; ``results``: where ``GET /results`` reads
+    what became of the ended games in their tournaments (absent: no such route)."""
     router = APIRouter(prefix=PREFIX, tags=["robot"], route_class=RobotRoute,
                        responses=_ERRORS)
 
+    def game_out(game_id: str) -> GameOut:
+        return GameOut.build(robot.snapshot(game_id), robot.link(game_id))
+
     @router.post("/games", status_code=201, response_model=GameOut)
     def register_game(body: GameIn) -> GameOut:
-        return GameOut.build(robot.register(body.to_setup()))
+        link = None if body.tournament is None else body.tournament.to_link()
+        snapshot = robot.register(body.to_setup(), link)
+        return GameOut.build(snapshot, robot.link(body.game_id))
 
     @router.get("/games", response_model=list[GameOut])
     def list_games() -> list[GameOut]:
-        return [GameOut.build(robot.snapshot(g)) for g in robot.game_ids()]
+        return [game_out(g) for g in robot.game_ids()]
 
     @router.get("/games/{game_id}", response_model=GameOut)
     def read_game(game_id: GameId) -> GameOut:
-        return GameOut.build(robot.snapshot(game_id))
+        return game_out(game_id)
 
     @router.post("/games/{game_id}/events", response_model=PostedOut)
     def post_event(game_id: GameId, body: EventIn) -> PostedOut:
         snapshot, decisions = robot.post(game_id, event_to_domain(body))
-        return PostedOut(game=GameOut.build(snapshot),
+        return PostedOut(game=GameOut.build(snapshot, robot.link(game_id)),
                          decisions=[DecisionOut.build(d) for d in decisions])
 
     @router.post("/games/{game_id}/events/batch", response_model=PostedOut)
     def post_events(game_id: GameId, body: EventsIn) -> PostedOut:
         snapshot, decisions = robot.post_many(game_id, [event_to_domain(e) for e in body.events])
-        return PostedOut(game=GameOut.build(snapshot),
+        return PostedOut(game=GameOut.build(snapshot, robot.link(game_id)),
                          decisions=[DecisionOut.build(d) for d in decisions])
 
     @router.get("/games/{game_id}/decisions", response_model=list[DecisionOut])
@@ -140,16 +153,29 @@ def create_robot_router(robot: Robot) -> APIRouter:
                                       decision=DecisionOut.build(o.decision) if o.decision
                                       else None, error=o.error) for o in run.outcomes])
 
+    if results is not None:
+        ledger = results
+
+        @router.get("/results", response_model=list[OnlineResultOut])
+        def online_results(
+            tournament: Annotated[int | None, Query(ge=1)] = None,
+            state: ResultState | None = None,
+        ) -> list[OnlineResultOut]:
+            return [OnlineResultOut.build(r)
+                    for r in ledger.results(tournament_id=tournament, state=state)]
+
     return router
 
 
 def create_robot_app(robot: Robot | None = None, *, run_checks: bool = True,
                      engine: EngineSettings | None = None,
-                     webhook_url: str | None = None) -> FastAPI:
+                     webhook_url: str | None = None, results: ResultLedger | None = None,
+                     on_close: Sequence[Callable[[], None]] = ()) -> FastAPI:
     """The robot as a standalone service: the router, plus (when ``run_checks``) a background
     thread running the checks on the real clock. Without ``robot`` one is built with the real
     clock, a Stockfish pool (started at the first evaluation) and an in-memory store; results
-    go to ``webhook_url`` when given."""
+    go to ``webhook_url`` when given. ``results``: see ``create_robot_router``; ``on_close``:
+    called in order when the app shuts down (the caller's pool, database…)."""
     owned_pool: StockfishPool | None = None
     webhook: WebhookResultSink | None = None
     if robot is None:
@@ -174,9 +200,11 @@ def create_robot_app(robot: Robot | None = None, *, run_checks: bool = True,
                 webhook.close()
             if owned_pool is not None:
                 owned_pool.close()
+            for close in on_close:
+                close()
 
     app = FastAPI(title="turnir robot", version="1", lifespan=lifespan)
-    app.include_router(create_robot_router(robot))
+    app.include_router(create_robot_router(robot, results=results))
 
     @app.get(f"{PREFIX}/health")
     def health() -> dict[str, object]:

@@ -12,6 +12,11 @@ again at the next run, so no game is ever skipped silently.
 
 If the robot was not running at a check moment and several stages have come, only the latest
 one is run (the earlier ones are logged as missed).
+
+With a ``GameJournal`` the robot keeps its games, their events and the stages they went through
+(``turnir.robot.journal``); ``Robot.restore()`` rebuilds them after a restart from the journal
+and the stored decisions, and hands the sink the ends it had not recorded yet. Games that end
+by an event (mate, resignation, flag fall, agreed draw) go to the sink too (``deliver_end``).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from turnir.domain.robot_rules import (
     decide,
     evaluation_side,
 )
-from turnir.errors import ConflictError, InvariantError, NotFoundError
+from turnir.errors import ConflictError, InvariantError, NotFoundError, UserError
 from turnir.robot.clock import Clock
 from turnir.robot.decision import CheckFigures, Decision, build_decision
 from turnir.robot.engine import (
@@ -47,7 +52,8 @@ from turnir.robot.engine import (
     EvaluationRequest,
     Evaluator,
 )
-from turnir.robot.game import Game, GameEvent, GameSetup, GameSnapshot
+from turnir.robot.game import Game, GameEnd, GameEvent, GameSetup, GameSnapshot
+from turnir.robot.journal import GameJournal, JournaledGame, TournamentLink, rebuild_game
 from turnir.robot.sink import InMemoryResultSink, ResultSink
 from turnir.robot.store import DecisionStore, InMemoryDecisionStore
 
@@ -119,30 +125,46 @@ class Robot:
     """The online judge robot for one server (many rounds, many games)."""
 
     def __init__(self, *, clock: Clock, evaluator: Evaluator, store: DecisionStore | None = None,
-                 sink: ResultSink | None = None, settings: RobotSettings | None = None) -> None:
+                 sink: ResultSink | None = None, settings: RobotSettings | None = None,
+                 journal: GameJournal | None = None) -> None:
         self.clock = clock
         self.evaluator = evaluator
         self.store: DecisionStore = store if store is not None else InMemoryDecisionStore()
         self.sink: ResultSink = sink if sink is not None else InMemoryResultSink()
         self.settings = settings or RobotSettings()
+        self.journal = journal
         self._games: dict[str, Game] = {}
+        self._links: dict[str, TournamentLink | None] = {}
         self._lock = threading.RLock()
         self._run_lock = threading.Lock()
 
     # --- games and events ------------------------------------------------------------------
 
-    def register(self, setup: GameSetup) -> GameSnapshot:
-        """Register a game; registering the same game again is harmless (idempotent)."""
+    def register(self, setup: GameSetup, link: TournamentLink | None = None) -> GameSnapshot:
+        """Register a game, optionally as a game of a tournament match (``link``, checked by
+        the journal); registering the same game again is harmless (idempotent)."""
         with self._lock:
             known = self._games.get(setup.game_id)
             if known is not None:
-                if known.setup != setup:
+                kept = self._links.get(setup.game_id)
+                same_link = (link is None if kept is None
+                             else link is None or kept.accepts(link))
+                if known.setup != setup or not same_link:
                     raise ConflictError(f"game {setup.game_id} is already registered with "
                                         "other details", code="game_exists")
                 return known.snapshot(self._now_for(known))
+            if self.journal is not None:
+                link = self.journal.register(setup, link)
             game = Game(setup, self.settings)
             self._games[setup.game_id] = game
+            self._links[setup.game_id] = link
             return game.snapshot(self._now_for(game))
+
+    def link(self, game_id: str) -> TournamentLink | None:
+        """The tournament match game a registered game is, if any."""
+        with self._lock:
+            self._game(game_id)
+            return self._links.get(game_id)
 
     def post(self, game_id: str, event: GameEvent) -> tuple[GameSnapshot, list[Decision]]:
         """Apply one event; returns the game and the decisions it caused (A-5 on a flag
@@ -158,27 +180,53 @@ class Robot:
     def apply(self, game_id: str, events: Sequence[GameEvent]) -> list[Decision]:
         """``post_many`` without the snapshot (for fast feeding)."""
         decisions: list[Decision] = []
+        ended: list[tuple[str, GameEnd]] = []
         try:
-            self._apply(game_id, events, decisions)
+            self._apply(game_id, events, decisions, ended)
         finally:
-            self._deliver(decisions)
+            self._deliver(decisions, ended)
         return decisions
 
-    def _apply(self, game_id: str, events: Sequence[GameEvent],
-               decisions: list[Decision]) -> None:
+    def _apply(self, game_id: str, events: Sequence[GameEvent], decisions: list[Decision],
+               ended: list[tuple[str, GameEnd]]) -> None:
         with self._lock:
             game = self._game(game_id)
-            for event in events:
-                end = game.apply(event)
-                if end is not None and end.rule is Rule.NO_COOPERATIVE_MATE:
-                    ruling = Ruling(Verdict.DRAW, Rule.NO_COOPERATIVE_MATE,
-                                    (Rule.NO_COOPERATIVE_MATE,))
-                    decision = build_decision(
-                        game_id=game_id, white=game.setup.white, black=game.setup.black,
-                        stage=None, scheduled_at_ms=None, at_ms=end.at_ms, ruling=ruling,
-                        figures=_figures(game, end.at_ms, game.lagger(self.settings)))
-                    self.store.add(decision)
-                    decisions.append(decision)
+            first = game.events
+            try:
+                self._apply_events(game, events, decisions, ended)
+            finally:
+                if self.journal is not None and game.events > first:
+                    self._keep_events(game, first, events[:game.events - first])
+
+    def _keep_events(self, game: Game, first: int, events: Sequence[GameEvent]) -> None:
+        assert self.journal is not None
+        try:
+            self.journal.append(game.game_id, first, events)
+        except Exception:
+            # The game must not run ahead of what is kept: back to the journal's version.
+            log.exception("game %s: keeping %d events failed; reloading the game",
+                          game.game_id, len(events))
+            self._reload(game.game_id)
+            raise
+
+    def _apply_events(self, game: Game, events: Sequence[GameEvent], decisions: list[Decision],
+                      ended: list[tuple[str, GameEnd]]) -> None:
+        game_id = game.game_id
+        for event in events:
+            end = game.apply(event)
+            if end is None:
+                continue
+            if end.rule is not Rule.NO_COOPERATIVE_MATE:
+                ended.append((game_id, end))
+            else:
+                ruling = Ruling(Verdict.DRAW, Rule.NO_COOPERATIVE_MATE,
+                                (Rule.NO_COOPERATIVE_MATE,))
+                decision = build_decision(
+                    game_id=game_id, white=game.setup.white, black=game.setup.black,
+                    stage=None, scheduled_at_ms=None, at_ms=end.at_ms, ruling=ruling,
+                    figures=_figures(game, end.at_ms, game.lagger(self.settings)))
+                self.store.add(decision)
+                decisions.append(decision)
 
     def snapshot(self, game_id: str) -> GameSnapshot:
         with self._lock:
@@ -232,8 +280,20 @@ class Robot:
                     outcomes.append(outcome)
                     if outcome.decision is not None and outcome.decision.ends_game:
                         ending.append(outcome.decision)
+            self._keep_stages(outcomes)
             self._deliver(ending)
             return CheckRun(now, tuple(outcomes), len(requests))
+
+    def _keep_stages(self, outcomes: list[CheckOutcome]) -> None:
+        if self.journal is None:
+            return
+        passed = [(o.game_id, o.stage) for o in outcomes if o.status is not CheckStatus.FAILED]
+        if not passed:
+            return
+        try:
+            self.journal.passed(passed)
+        except Exception:  # the decisions are stored; only untouched stages may be checked again
+            log.exception("keeping the stages of %d games failed", len(passed))
 
     def _plan(self, now: int, outcomes: list[CheckOutcome]) -> list[_Plan]:
         plans: list[_Plan] = []
@@ -307,7 +367,8 @@ class Robot:
             game.lag_compensation_off.add(ruling.lagger)
         return CheckOutcome(game.game_id, plan.stage, CheckStatus.DECIDED, decision=decision)
 
-    def _deliver(self, decisions: list[Decision]) -> None:
+    def _deliver(self, decisions: list[Decision],
+                 ended: Sequence[tuple[str, GameEnd]] = ()) -> None:
         for decision in decisions:
             result = decision.result
             if result is None:
@@ -316,6 +377,79 @@ class Robot:
                 self.sink.deliver(decision.game_id, result, decision)
             except Exception:  # the decision is stored; the sink's failure must be seen
                 log.exception("the result sink failed for decision %s", decision.id)
+        for game_id, end in ended:
+            try:
+                self.sink.deliver_end(game_id, end)
+            except Exception:  # the event is applied; the sink's failure must be seen
+                log.exception("the result sink failed for the end of game %s", game_id)
+
+    # --- restart -----------------------------------------------------------------------------
+
+    def restore(self, *, since_ms: int | None = None) -> RestoreReport:
+        """Rebuild every game the journal keeps (after a restart), with the stored decisions,
+        and hand the sink the ends it has not recorded (see ``turnir.robot.journal``).
+        ``since_ms``: only the games of rounds that started then or later. Games already
+        registered in this robot are left as they are."""
+        if self.journal is None:
+            return RestoreReport(0, 0, ())
+        kept = self.journal.load(since_ms=since_ms)
+        by_game: dict[str, list[Decision]] = {}
+        for decision in self.store.since(0):
+            by_game.setdefault(decision.game_id, []).append(decision)
+        games = 0
+        broken: list[str] = []
+        ends: list[tuple[JournaledGame, Game]] = []
+        with self._lock:
+            for item in kept:
+                game_id = item.setup.game_id
+                if game_id in self._games:
+                    continue
+                try:
+                    game = rebuild_game(item, by_game.get(game_id, []), self.settings)
+                except UserError:
+                    log.exception("game %s cannot be rebuilt from what was kept", game_id)
+                    broken.append(game_id)
+                    continue
+                self._games[game_id] = game
+                self._links[game_id] = item.link
+                games += 1
+                if game.end is not None and not item.end_delivered:
+                    ends.append((item, game))
+        for item, game in ends:
+            self._deliver_again(game, by_game.get(item.setup.game_id, []))
+        return RestoreReport(games, len(ends), tuple(broken))
+
+    def _deliver_again(self, game: Game, decisions: list[Decision]) -> None:
+        assert game.end is not None
+        ending = [d for d in decisions if d.ends_game]
+        if ending:
+            self._deliver(ending[-1:])
+        else:
+            self._deliver([], [(game.game_id, game.end)])
+
+    def _reload(self, game_id: str) -> None:
+        """Replace a game by what the journal and the store keep of it."""
+        assert self.journal is not None
+        kept = self.journal.load(game_id)
+        if not kept:
+            self._games.pop(game_id, None)
+            self._links.pop(game_id, None)
+            return
+        self._games[game_id] = rebuild_game(kept[0], self.store.for_game(game_id),
+                                            self.settings)
+        self._links[game_id] = kept[0].link
+
+
+@dataclass(frozen=True)
+class RestoreReport:
+    """What ``Robot.restore`` did."""
+
+    games: int
+    """Games rebuilt."""
+    redelivered: int
+    """Ended games whose end went to the sink again (it had not recorded them)."""
+    broken: tuple[str, ...]
+    """Games that could not be rebuilt (logged; their rows are kept for a person to look at)."""
 
 
 def _figures(game: Game, now: int, finding: LaggerFinding) -> CheckFigures:

@@ -25,6 +25,7 @@ from turnir.robot.game import (
     MovePlayed,
     Resigned,
 )
+from turnir.robot.journal import OnlineResult, TournamentLink
 
 Moment = Annotated[float, Field(ge=0, le=1e11, allow_inf_nan=False,
                                 description="seconds on the server's timeline")]
@@ -34,6 +35,36 @@ ColorName = Literal["white", "black"]
 
 class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class LinkIn(_In):
+    """Which game of which tournament match the game is (an online tournament's game)."""
+
+    id: int = Field(ge=1, description="the tournament's number")
+    round: int = Field(ge=1)
+    table: int = Field(ge=1)
+    game: int = Field(default=1, ge=1, le=99, description="the game's number in the match")
+    white: Literal["a", "b"] | None = Field(
+        default=None, description="which player of the pairing plays White (a: the first "
+        "named); found from the players' names when not given")
+
+    def to_link(self) -> TournamentLink:
+        return TournamentLink(self.id, self.round, self.table, self.game, self.white)
+
+
+class LinkOut(BaseModel):
+    id: int
+    round: int
+    table: int
+    game: int
+    white: Literal["a", "b"] | None
+
+    @staticmethod
+    def build(link: TournamentLink | None) -> LinkOut | None:
+        if link is None:
+            return None
+        return LinkOut(id=link.tournament_id, round=link.round, table=link.table,
+                       game=link.game, white=link.white_side)
 
 
 class GameIn(_In):
@@ -50,6 +81,8 @@ class GameIn(_In):
                                       description="when the clocks started; the round start")
     fen: str | None = Field(default=None, max_length=100,
                             description="a start position other than the standard one")
+    tournament: LinkIn | None = Field(default=None,
+                                      description="the tournament match game it is, if any")
 
     def to_setup(self) -> GameSetup:
         """The domain's setup; raises ``UserError`` for a bad time control or position."""
@@ -117,7 +150,8 @@ class EventsIn(_In):
 
 
 class GameFile(GameIn):
-    """A recorded game as JSON (``turnir robot replay GAME.json``)."""
+    """A recorded game as JSON (``turnir robot replay GAME.json``); ``tournament`` is
+    ignored."""
 
     events: list[EventIn] = Field(default_factory=list)
     evaluations: dict[Literal["first", "second", "unconditional"], float] = Field(
@@ -224,9 +258,10 @@ class GameOut(BaseModel):
     lag_compensation_off: list[ColorName]
     checks: ScheduleOut
     last_check: str | None
+    tournament: LinkOut | None = None
 
     @staticmethod
-    def build(s: GameSnapshot) -> GameOut:
+    def build(s: GameSnapshot, link: TournamentLink | None = None) -> GameOut:
         return GameOut(
             game_id=s.setup.game_id, white=s.setup.white, black=s.setup.black,
             time_control=s.setup.time_control.label(),
@@ -242,7 +277,8 @@ class GameOut(BaseModel):
             checks=ScheduleOut(first=ms_to_seconds(s.schedule.first_ms),
                                second=ms_to_seconds(s.schedule.second_ms),
                                unconditional=ms_to_seconds(s.schedule.unconditional_ms)),
-            last_check=s.last_stage.value if s.last_stage else None)
+            last_check=s.last_stage.value if s.last_stage else None,
+            tournament=LinkOut.build(link))
 
 
 class PostedOut(BaseModel):
@@ -264,6 +300,34 @@ class CheckRunOut(BaseModel):
     at: float
     evaluations: int
     outcomes: list[CheckOutcomeOut]
+
+
+class OnlineResultOut(BaseModel):
+    """What became of a game's end in its tournament."""
+
+    game_id: str
+    white: str
+    black: str
+    tournament: LinkOut | None
+    result: str
+    reason: str = Field(description="the game's reason in the tournament")
+    end_reason: str = Field(description="how the game ended on the board")
+    rule: str | None
+    end_id: str = Field(description="the decision's id, or <game id>/end")
+    state: Literal["no_tournament", "waiting", "applied", "unapplied", "dismissed"]
+    problem_code: str | None
+    problem: str | None = Field(description="why it was not recorded, or the judge's note")
+    ended_at: str
+    handled_by: str | None
+
+    @staticmethod
+    def build(r: OnlineResult) -> OnlineResultOut:
+        return OnlineResultOut(
+            game_id=r.game_id, white=r.white, black=r.black, tournament=LinkOut.build(r.link),
+            result=r.result.value, reason=r.reason, end_reason=r.end_reason, rule=r.rule,
+            end_id=r.end_id, state=r.state,
+            problem_code=r.problem_code, problem=r.problem, ended_at=r.ended_at.isoformat(),
+            handled_by=r.handled_by)
 
 
 class WebhookPayload(BaseModel):

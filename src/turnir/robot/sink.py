@@ -1,8 +1,12 @@
-"""Where a game's result goes when a robot decision ends it: the ``ResultSink`` protocol.
+"""Where a game's result goes when it ends: the ``ResultSink`` protocol.
 
-The tournament services will implement it to record the online match result; here are an
-in-memory sink (tests, simulations) and a webhook sink that POSTs the decision as JSON to the
-game server or the tournament site, retrying with exponential backoff.
+``deliver`` gets every game a robot decision ended; ``deliver_end`` every game that ended by an
+event of the game server (mate, resignation, flag fall, agreed draw, a draw by the board's
+rules), so that an online tournament gets all its results through the robot. The tournament
+services implement it (``turnir.services.online.ServicesResultSink``: the match result, S-2);
+here are an in-memory sink (tests, simulations), a webhook sink that POSTs the decision as JSON
+to the game server or the tournament site, retrying with exponential backoff, and
+``FanOutSink`` to hand every result to several sinks.
 
 Webhook request: ``POST <url>`` with ``Content-Type: application/json``, the header
 ``Idempotency-Key: <decision id>`` (a receiver may get the same decision twice after a retry)
@@ -30,6 +34,7 @@ import httpx
 
 from turnir.domain.robot_rules import ChessResult
 from turnir.robot.decision import Decision
+from turnir.robot.game import GameEnd
 from turnir.robot.schemas import DecisionOut, WebhookPayload
 
 log = logging.getLogger(__name__)
@@ -45,6 +50,10 @@ class ResultSink(Protocol):
         itself (the decision is already stored)."""
         ...
 
+    def deliver_end(self, game_id: str, end: GameEnd) -> None:
+        """Called once per game that ended by an event (no robot decision), same terms."""
+        ...
+
 
 class InMemoryResultSink:
     """Keeps what it was given (tests and simulations)."""
@@ -53,13 +62,43 @@ class InMemoryResultSink:
         self.delivered: list[tuple[str, ChessResult, Decision]] = []
         self._lock = threading.Lock()
 
+        self.ended: list[tuple[str, GameEnd]] = []
+        """Games that ended by an event."""
+
     def deliver(self, game_id: str, result: ChessResult, decision: Decision) -> None:
         with self._lock:
             self.delivered.append((game_id, result, decision))
 
+    def deliver_end(self, game_id: str, end: GameEnd) -> None:
+        with self._lock:
+            self.ended.append((game_id, end))
+
     def results(self) -> dict[str, ChessResult]:
+        """The results of the games robot decisions ended."""
         with self._lock:
             return {game_id: result for game_id, result, _ in self.delivered}
+
+
+class FanOutSink:
+    """Hands every result to each of ``sinks`` in turn; one failing does not stop the others
+    (the failure is logged)."""
+
+    def __init__(self, *sinks: ResultSink) -> None:
+        self.sinks = sinks
+
+    def deliver(self, game_id: str, result: ChessResult, decision: Decision) -> None:
+        for sink in self.sinks:
+            try:
+                sink.deliver(game_id, result, decision)
+            except Exception:
+                log.exception("a result sink failed for decision %s", decision.id)
+
+    def deliver_end(self, game_id: str, end: GameEnd) -> None:
+        for sink in self.sinks:
+            try:
+                sink.deliver_end(game_id, end)
+            except Exception:
+                log.exception("a result sink failed for the end of game %s", game_id)
 
 
 class WebhookResultSink:
@@ -89,6 +128,9 @@ class WebhookResultSink:
         """Decision ids delivered."""
         self.failed: list[tuple[str, str]] = []
         """(decision id, last error) given up on."""
+
+    def deliver_end(self, game_id: str, end: GameEnd) -> None:
+        """Not sent: the game server knows how its own games ended."""
 
     def deliver(self, game_id: str, result: ChessResult, decision: Decision) -> None:
         body = WebhookPayload(game_id=game_id, result=result.value,

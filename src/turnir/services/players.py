@@ -15,6 +15,7 @@ from turnir.domain.tournament import drop_player as domain_drop
 from turnir.errors import ConflictError, UserError
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.common import changing, refuse_when_finished, touch_tournament
+from turnir.services.eligibility import check_registration
 from turnir.storage.database import Database
 from turnir.storage.mappers import (
     Progress,
@@ -26,6 +27,7 @@ from turnir.storage.mappers import (
     tournament_row,
 )
 from turnir.storage.repositories import (
+    Change,
     bump_version,
     check_version,
     entry_by_name,
@@ -110,6 +112,7 @@ def register_player(
             raise UserError(f"person #{person_id} is already registered in this tournament",
                             code="duplicate_player")
         insert_players(conn, tournament_id, [player], {number: person}, checked_in=checked_in)
+        check_registration(conn, tournament_id, [number])
         touch_tournament(conn, row)
         change.log(tournament_id, "player.register", "entry", number, None,
                    {**player_json(player), "person_id": person, "checked_in": checked_in})
@@ -153,6 +156,7 @@ def register_players(
         persons = people_for(conn, [(p.name, p.city, p.club) for p in new], change.at)
         insert_players(conn, tournament_id, new,
                        {p.id: person for p, person in zip(new, persons, strict=True)})
+        check_registration(conn, tournament_id, [p.id for p in new])
         if progress is not None:
             progress(len(new), len(new))
         touch_tournament(conn, row)
@@ -211,14 +215,23 @@ def drop_player(
         entry = entry_by_ref(conn, tournament_id, player)
         check_version(conn, tournament_id, "entry", entry["number"], entry["name"],
                       expected_version, entry["version"])
-        t = domain_drop(load_tournament(conn, tournament_id), entry["number"])
-        after = t.player(entry["number"]).dropped_after
-        _store_drop(change.conn, tournament_id, entry, after, change.actor, change.at, reason)
-        touch_tournament(conn, row)
-        change.log(tournament_id, "player.drop", "entry", entry["number"],
-                   {"dropped_after": None, "version": entry["version"]},
-                   {"dropped_after": after, "version": entry["version"] + 1, "reason": reason})
+        drop_in(change, tournament_id, row, entry, reason=reason)
         return _entry_info(conn, tournament_id, entry["number"])
+
+
+def drop_in(change: Change, tournament_id: int, row: RowMapping, entry: RowMapping, *,
+            reason: str) -> int | None:
+    """Drop ``entry`` inside an open change (a disqualification reuses it, J-4): stored,
+    counted in the tournament's version and logged; returns the round dropped after."""
+    conn = change.conn
+    t = domain_drop(load_tournament(conn, tournament_id), entry["number"])
+    after = t.player(entry["number"]).dropped_after
+    _store_drop(conn, tournament_id, entry, after, change.actor, change.at, reason)
+    touch_tournament(conn, row)
+    change.log(tournament_id, "player.drop", "entry", entry["number"],
+               {"dropped_after": None, "version": entry["version"]},
+               {"dropped_after": after, "version": entry["version"] + 1, "reason": reason})
+    return after
 
 
 def _store_drop(conn: Connection, tournament_id: int, entry: RowMapping, after: int | None,
@@ -257,6 +270,7 @@ def late_entry(
         person = person_for(conn, name=player.name, city=player.city, club=player.club,
                             at=change.at)
         insert_players(conn, tournament_id, [player], {player.id: person})
+        check_registration(conn, tournament_id, [player.id])
         for old, new in zip(before.rounds, after.rounds, strict=True):
             added = new.pairings[len(old.pairings):]
             if added:

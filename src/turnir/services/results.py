@@ -30,10 +30,13 @@ from sqlalchemy import (
 )
 
 from turnir.domain.model import Stage
+from turnir.domain.penalties import GameRecord
+from turnir.domain.penalties import Side as GameSide
 from turnir.domain.results import GameReason, MatchEnding, MatchOutcome, MatchResult
 from turnir.domain.tournament import check_result_change
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.services.common import check_actor, refuse_when_finished, utc_now
+from turnir.services.penalty_losses import apply_penalty_losses, settle_penalty_losses
 from turnir.storage.database import Database
 from turnir.storage.direct import DirectStatement
 from turnir.storage.mappers import (
@@ -62,6 +65,18 @@ class GameReport:
 
     def as_json(self) -> dict[str, Any]:
         return {"winner": self.winner, "reason": self.reason.value}
+
+    @property
+    def record(self) -> GameRecord:
+        """The domain's game record (refuses a reason that does not fit the winner)."""
+        return GameRecord(None if self.winner is None else GameSide(self.winner), self.reason)
+
+    @staticmethod
+    def of(record: GameRecord) -> GameReport:
+        side: Side | None = None
+        if record.winner is not None:
+            side = "a" if record.winner is GameSide.A else "b"
+        return GameReport(side, record.reason)
 
 
 class ResultStatus(StrEnum):
@@ -177,38 +192,52 @@ def record_result(
     with the name of who changed it. ``games_played``: the games one by one, when reported.
     ``idempotency_key``: the same key again returns the first answer and changes nothing.
     """
+    with db.write() as conn:
+        return record_result_in(
+            conn, tournament_id, round_number, table, result, actor=actor,
+            correction=correction, expected_version=expected_version,
+            idempotency_key=idempotency_key, games_played=games_played)
+
+
+def record_result_in(
+    conn: Connection, tournament_id: int, round_number: int, table: int, result: MatchResult, *,
+    actor: str, correction: bool = False, expected_version: int | None = None,
+    idempotency_key: str | None = None, games_played: Sequence[GameReport] | None = None,
+) -> RecordedResult:
+    """``record_result`` inside a write transaction the caller owns (a use case that records a
+    result as part of a larger change, e.g. the robot's online results): it takes the
+    tournament's lock itself and never commits."""
     if games_played is not None:
         _check_games(result, games_played)
     who = check_actor(actor)
     # The same lock as ``Database.write(lock=…)`` (SQLite: the transaction is BEGIN IMMEDIATE;
     # PostgreSQL: FOR UPDATE on the tournament's row), taken with a prepared statement.
-    with db.write() as conn:
-        if not db.is_sqlite and _LOCK.execute(
-            conn, {"tournament_id": tournament_id}
-        ).fetchone() is None:
-            raise NotFoundError(f"no tournament #{tournament_id}", code="unknown_tournament")
-        found = _READ_SLOT.execute(
-            conn,
-            {"tournament_id": tournament_id, "round_number": round_number, "table_no": table},
-        ).fetchone()
-        if found is None:
-            raise NotFoundError(f"no tournament #{tournament_id}", code="unknown_tournament")
-        slot = dict(zip(_SLOT_KEYS, found, strict=True))
-        request: dict[str, Any] = {}
-        if idempotency_key is not None:
-            request = {"round": round_number, "table": table, "result": result_columns(result),
-                       "correction": correction,
-                       "games": (None if games_played is None
-                                 else [g.as_json() for g in games_played])}
-            answered = stored_answer(conn, tournament_id, idempotency_key, "result", request)
-            if answered is not None:
-                return RecordedResult.from_json(answered)
-        recorded = _record(conn, slot, tournament_id, round_number, table, result, who,
-                           utc_now(), correction, expected_version, games_played)
-        if idempotency_key is not None:
-            store_answer(conn, tournament_id, idempotency_key, "result", request,
-                         recorded.as_json(), utc_now())
-        return recorded
+    if conn.dialect.name != "sqlite" and _LOCK.execute(
+        conn, {"tournament_id": tournament_id}
+    ).fetchone() is None:
+        raise NotFoundError(f"no tournament #{tournament_id}", code="unknown_tournament")
+    found = _READ_SLOT.execute(
+        conn,
+        {"tournament_id": tournament_id, "round_number": round_number, "table_no": table},
+    ).fetchone()
+    if found is None:
+        raise NotFoundError(f"no tournament #{tournament_id}", code="unknown_tournament")
+    slot = dict(zip(_SLOT_KEYS, found, strict=True))
+    request: dict[str, Any] = {}
+    if idempotency_key is not None:
+        request = {"round": round_number, "table": table, "result": result_columns(result),
+                   "correction": correction,
+                   "games": (None if games_played is None
+                             else [g.as_json() for g in games_played])}
+        answered = stored_answer(conn, tournament_id, idempotency_key, "result", request)
+        if answered is not None:
+            return RecordedResult.from_json(answered)
+    recorded = _record(conn, slot, tournament_id, round_number, table, result, who,
+                       utc_now(), correction, expected_version, games_played)
+    if idempotency_key is not None:
+        store_answer(conn, tournament_id, idempotency_key, "result", request,
+                     recorded.as_json(), utc_now())
+    return recorded
 
 
 def _record(conn: Connection, slot: Mapping[Any, Any], tournament_id: int, round_number: int,
@@ -225,6 +254,13 @@ def _record(conn: Connection, slot: Mapping[Any, Any], tournament_id: int, round
     entity_id = f"{round_number}.{table}"
     current = pairing_from_row(slot)
     assert current.b is not None
+    # J-3: the players' pending penalty losses turn the reported result into the one recorded.
+    losses = apply_penalty_losses(conn, tournament_id, round_number, pairing_id, current,
+                                  stage=stage, settings=settings, result=result,
+                                  games=games_played)
+    if losses.changed:
+        result = losses.result
+        games_played = [GameReport.of(g) for g in losses.games or ()]
     old_games = (_stored_games(conn, pairing_id)
                  if games_played is not None or current.result is not None else [])
     games_differ = games_played is not None and list(games_played) != old_games
@@ -234,6 +270,7 @@ def _record(conn: Connection, slot: Mapping[Any, Any], tournament_id: int, round
         # Validated anyway, so that a repeat is judged like the first call.
         check_result_change(current, result, round_number=round_number, stage=stage,
                             settings=settings, last_round=round_number, correction=correction)
+        settle_penalty_losses(conn, losses, actor=actor, at=at, match_ended=False)
         return RecordedResult(round_number, table, current.a, current.b, result,
                               ResultStatus.UNCHANGED, version)
     check_version(conn, tournament_id, "pairing", entity_id,
@@ -285,5 +322,6 @@ def _record(conn: Connection, slot: Mapping[Any, Any], tournament_id: int, round
         "after": {"result": result_json(result), "version": version + 1, "a": current.a,
                   "b": current.b, "games": [g.as_json() for g in games_played or ()]},
     })
+    settle_penalty_losses(conn, losses, actor=actor, at=at, match_ended=True)
     return RecordedResult(round_number, table, current.a, current.b, result, status,
                           version + 1)

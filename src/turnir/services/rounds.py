@@ -17,6 +17,7 @@ from turnir.domain.tournament import (
 )
 from turnir.errors import ConflictError, InvariantError
 from turnir.services.common import Status, changing, refuse_when_finished, touch_tournament
+from turnir.services.eligibility import check_head_judge_at_start
 from turnir.services.players import drop_absent
 from turnir.storage.database import Database
 from turnir.storage.mappers import insert_round, load_tournament, tournament_row
@@ -84,6 +85,8 @@ def _pair(change: Change, tournament_id: int, expected_version: int | None,
         if not present:
             raise ConflictError("nobody has checked in yet", code="nobody_checked_in")
         dropped = drop_absent(conn, tournament_id, change.actor, change.at)
+    if row["status"] == Status.REGISTRATION:
+        check_head_judge_at_start(conn, tournament_id)  # J-8
     t = load_tournament(conn, tournament_id)
     if top and (t.settings.top_size == 0 or t.top_rounds
                 or len(t.swiss_rounds) < t.swiss_rounds_planned):

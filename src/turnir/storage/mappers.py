@@ -21,6 +21,7 @@ from turnir.domain.results import MatchEnding, MatchOutcome, MatchResult, Points
 from turnir.domain.standings import PenaltyCounts
 from turnir.domain.tournament import Tournament
 from turnir.errors import NotFoundError
+from turnir.storage.penalty_rows import combine_counts, recorded_penalty_counts
 from turnir.storage.tables import (
     entries,
     granted_byes,
@@ -164,13 +165,16 @@ def load_rounds(conn: Connection, tournament_id: int) -> tuple[Round, ...]:
 
 
 def load_penalties(conn: Connection, tournament_id: int) -> dict[PlayerId, PenaltyCounts]:
+    """T-6 counts per player: the imported counts (``penalty_counts``, from a tournament file)
+    plus the penalties recorded in the tournament (``penalty_rows``), field by field."""
     rows = conn.execute(
         select(penalty_counts.c.number, penalty_counts.c.match_losses,
                penalty_counts.c.game_losses, penalty_counts.c.penalty_points,
                penalty_counts.c.warnings)
         .where(penalty_counts.c.tournament_id == tournament_id)
     )
-    return {number: PenaltyCounts(ml, gl, pp, w) for number, ml, gl, pp, w in rows}
+    imported = {number: PenaltyCounts(ml, gl, pp, w) for number, ml, gl, pp, w in rows}
+    return combine_counts(imported, recorded_penalty_counts(conn, tournament_id))
 
 
 def load_tournament(conn: Connection, tournament_id: int) -> Tournament:

@@ -1,5 +1,116 @@
-"""Tables for web accounts, roles and sessions (issue 4)
-on the shared metadata of ``turnir.storage.tables``.
+"""Tables for web accounts, roles and sessions (issue 4) on the shared metadata of
+``turnir.storage.tables``.
+
+- ``accounts``: a person who logs in to the web app, with one role on this server: organizer,
+  head judge, floor judge or player (``docs/web.md``). A player's account names the *person*
+  (``people.id``) whose entries it may report for; the password is an argon2 hash.
+- ``web_sessions``: a logged-in browser or API client; the key is the SHA-256 of the token the
+  client holds (the token itself is never stored).
+- ``result_reports``: a player's report of their own match (сообщение о результате); the
+  result is recorded when the opponent reports the same one, and two different reports wait
+  for a judge.
+- ``round_timers``: when a round's clock was started and for how long (the timer everyone sees).
 """
 
 from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    ForeignKey,
+    String,
+    Table,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from turnir.storage.tables import Base
+
+ACCOUNT_ROLES = ("organizer", "head_judge", "floor_judge", "player")
+
+
+class Account(Base):
+    """A login of the web app with its role (организатор, главный судья, судья, игрок)."""
+
+    __tablename__ = "accounts"
+    __table_args__ = (
+        CheckConstraint("role IN ('organizer', 'head_judge', 'floor_judge', 'player')",
+                        name="role"),
+        CheckConstraint("version >= 1", name="version"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    login: Mapped[str] = mapped_column(String(100), unique=True)
+    """Case-folded; what the person types to log in."""
+    name: Mapped[str] = mapped_column(String(200))
+    """Shown on pages and written as the actor of every change the account makes."""
+    role: Mapped[str] = mapped_column(String(20))
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), index=True)
+    """For a player: the person whose entries the account reports for."""
+    password_hash: Mapped[str] = mapped_column(String(300))
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime]
+    version: Mapped[int] = mapped_column(default=1)
+
+
+class WebSession(Base):
+    """A logged-in client: the SHA-256 of its token, whose account, until when."""
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            index=True)
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime]
+
+
+class ResultReport(Base):
+    """A player's report of their own match, stored from player A's side (``wins_a``…)."""
+
+    __tablename__ = "result_reports"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "round", "table_no", "side", name="uq_result_reports"),
+        CheckConstraint("side IN ('a', 'b')", name="side"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    round: Mapped[int]
+    table_no: Mapped[int]
+    side: Mapped[str] = mapped_column(String(1))
+    """Which player of the pairing reported: ``a`` or ``b``."""
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    wins_a: Mapped[int]
+    wins_b: Mapped[int]
+    draws: Mapped[int]
+    outcome: Mapped[str] = mapped_column(String(20))
+    ending: Mapped[str] = mapped_column(String(20))
+    at: Mapped[datetime]
+
+
+class RoundTimer(Base):
+    """A round's clock: started at ``started_at`` for ``duration_s`` seconds."""
+
+    __tablename__ = "round_timers"
+    __table_args__ = (CheckConstraint("duration_s > 0", name="duration"),)
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(primary_key=True)
+    started_at: Mapped[datetime]
+    duration_s: Mapped[int]
+
+
+def _table(model: type[Base]) -> Table:
+    table = model.__table__
+    if not isinstance(table, Table):  # pragma: no cover - declarative always makes a Table
+        raise TypeError(model)
+    return table
+
+
+accounts = _table(Account)
+web_sessions = _table(WebSession)
+result_reports = _table(ResultReport)
+round_timers = _table(RoundTimer)

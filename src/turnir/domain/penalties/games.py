@@ -35,6 +35,7 @@ WIN_REASONS = frozenset({
     GameReason.LETHAL_DAMAGE, GameReason.DECK_OUT, GameReason.PENALTY, GameReason.CONCESSION,
     GameReason.NO_CREATURES, GameReason.DECISIVE_ADVANTAGE, GameReason.CARD_EFFECT,
     GameReason.TECHNICAL, GameReason.UNSPECIFIED,
+    GameReason.CHECKMATE, GameReason.FLAG_FALL, GameReason.ROBOT,  # online (the robot)
 })
 """Reasons a game can have a winner for."""
 
@@ -42,6 +43,7 @@ DRAW_REASONS = frozenset({
     GameReason.TIME_DRAW, GameReason.SIMULTANEOUS_DEATH, GameReason.AGREED_DRAW,
     GameReason.NO_WIN_POSSIBLE, GameReason.TECHNICAL, GameReason.PENALTY,
     GameReason.UNSPECIFIED,
+    GameReason.DRAWN_POSITION, GameReason.ROBOT,  # online (the robot)
 })
 """Reasons a game can be drawn for (``PENALTY``: both players lost it by penalty at once)."""
 

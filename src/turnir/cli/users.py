@@ -1,0 +1,65 @@
+"""``turnir user``: web accounts (``docs/web.md``). ``turnir user add`` creates the first
+organizer; the password is asked for (twice) unless ``--password`` is given."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from turnir.cli.db_common import ActorOption, actor_name, console, database, guarded
+from turnir.services.accounts import AccountRole, create_account, list_accounts, set_password
+
+user_app = typer.Typer(help="Web accounts: organizers, judges, players.", no_args_is_help=True)
+
+
+def _password(given: str | None) -> str:
+    if given is not None:
+        return given
+    value: str = typer.prompt("password", hide_input=True, confirmation_prompt=True)
+    return value
+
+
+@user_app.command("add")
+def add(
+    login: Annotated[str, typer.Argument(help="The login (one word).")],
+    name: Annotated[str | None, typer.Option(help="The name shown (default: the login).")]
+    = None,
+    role: Annotated[AccountRole, typer.Option(help="The account's role.")]
+    = AccountRole.ORGANIZER,
+    person: Annotated[int | None, typer.Option(
+        help="For a player: the person's number (people.id) whose entries they report.")]
+    = None,
+    password: Annotated[str | None, typer.Option(
+        help="The password (default: asked for, not echoed).")] = None,
+    actor: ActorOption = None,
+) -> None:
+    """Create a web account (the first one is usually the organizer)."""
+    secret = _password(password)
+    with database() as db:
+        made = guarded(lambda: create_account(
+            db, login=login, name=name or login, password=secret, role=role, person_id=person,
+            actor=actor_name(actor)))
+    console.print(f"account {made.login} ({made.role.value}) created")
+
+
+@user_app.command("password")
+def change_password(
+    login: Annotated[str, typer.Argument(help="The login.")],
+    password: Annotated[str | None, typer.Option(help="The new password.")] = None,
+    actor: ActorOption = None,
+) -> None:
+    """Set a new password (the account's sessions are closed)."""
+    secret = _password(password)
+    with database() as db:
+        guarded(lambda: set_password(db, login, secret, actor=actor_name(actor)))
+    console.print(f"password of {login} changed")
+
+
+@user_app.command("list")
+def list_() -> None:
+    """Every account with its role."""
+    with database() as db:
+        for account in guarded(lambda: list_accounts(db)):
+            person = f" person #{account.person_id}" if account.person_id else ""
+            console.print(f"{account.login:<20} {account.role.value:<12} {account.name}{person}")

@@ -1,0 +1,470 @@
+"""Online tournaments through the robot: games linked to matches, their ends recorded, the
+match results going into the tournament (S-2, S-3, S-6, A-*).
+
+A game registered with the robot may name its tournament match: ``TournamentLink`` (tournament,
+round, table, game number, and which player of the pairing plays White — found from the
+players' names when not given). ``register_online_game`` checks the link: the pairing exists
+and has no result yet, the game number fits the best-of (S-7), the slot is not taken.
+
+When a linked game ends — by a robot decision (A-1..A-6) or by an event of the game server
+(mate, resignation, flag fall, agreed draw, a draw by the board) — ``record_game_end`` keeps its
+result and reason on the game's row and, once the match is decided by its games
+(``turnir.domain.online.decided_match``: S-2; one game for best-of-1; the top plays on from a
+tie, S-3), records the match result through ``turnir.services.results.record_result_in``: in
+the same transaction, under the tournament's write lock, with the games one by one, the
+idempotency key ``robot:<end id>`` and an audit record whose actor is the robot
+(``robot:Magic``). The same end delivered again (a retry, a restart) changes nothing.
+
+An end that cannot be recorded — the tournament finished, the round re-paired, a different
+result already entered by a judge (S-6: the robot never corrects) — is not lost: the game's row
+keeps it as ``unapplied`` with the reason. ``online_results`` lists them (``turnir robot
+unapplied``, ``GET /api/v1/robot/results?state=unapplied``); a judge retries it
+(``retry_game_end``, after fixing the cause) or dismisses it (``dismiss_game_end``, logged).
+
+``ServicesResultSink`` is the robot's ``ResultSink`` over these use cases, and
+``online_robot`` builds the robot that runs an online tournament from the database.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, RowMapping, and_, insert, select, update
+
+from turnir.domain.model import Stage
+from turnir.domain.online import decided_match
+from turnir.domain.penalties.games import Side as GameSide
+from turnir.domain.results import GameReason
+from turnir.domain.robot_rules import ChessResult, RobotSettings, Rule
+from turnir.errors import ConflictError, NotFoundError, UserError
+from turnir.robot.clock import Clock
+from turnir.robot.decision import Decision
+from turnir.robot.engine import Evaluator
+from turnir.robot.game import EndReason, GameEnd, GameSetup
+from turnir.robot.journal import (
+    OnlineResult,
+    Side,
+    TournamentLink,
+    setup_columns,
+    setup_from_columns,
+)
+from turnir.robot.robot import Robot
+from turnir.robot.sink import FanOutSink, ResultSink
+from turnir.services.common import changing, check_actor, refuse_when_finished, utc_now
+from turnir.services.results import GameReport, record_result_in
+from turnir.storage.database import Database, lock_tournament
+from turnir.storage.mappers import name_key, result_from_row, tournament_row
+from turnir.storage.repositories import match_row, round_row
+from turnir.storage.tables import entries, pairings, rounds, stages, tournaments
+from turnir.storage.tables_robot import robot_games
+
+log = logging.getLogger(__name__)
+
+ROBOT_ACTOR = "robot:Magic"
+"""Who the audit log names for the results the robot records."""
+MAX_GAMES = 99
+"""The highest game number a match may have (the top plays on from a tie, S-3)."""
+
+NO_TOURNAMENT, WAITING, APPLIED, UNAPPLIED, DISMISSED = (
+    "no_tournament", "waiting", "applied", "unapplied", "dismissed")
+
+_EVENT_REASONS = {
+    EndReason.CHECKMATE: GameReason.CHECKMATE,
+    EndReason.STALEMATE: GameReason.DRAWN_POSITION,
+    EndReason.SEVENTYFIVE_MOVES: GameReason.DRAWN_POSITION,
+    EndReason.FIVEFOLD_REPETITION: GameReason.DRAWN_POSITION,
+    EndReason.INSUFFICIENT_MATERIAL: GameReason.NO_WIN_POSSIBLE,
+    EndReason.RESIGNATION: GameReason.CONCESSION,
+    EndReason.FLAG_FALL: GameReason.FLAG_FALL,
+    EndReason.DRAW_AGREED: GameReason.AGREED_DRAW,
+    EndReason.ROBOT: GameReason.ROBOT,
+}
+
+
+def game_reason(end_reason: EndReason, rule: Rule | None = None) -> GameReason:
+    """The tournament's reason (S-1) for how a chess game ended; a flag fall drawn by A-5 is
+    "neither can win"."""
+    if rule is Rule.NO_COOPERATIVE_MATE:
+        return GameReason.NO_WIN_POSSIBLE
+    return _EVENT_REASONS[end_reason]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEndReport:
+    """A game's end as the robot hands it over."""
+
+    game_id: str
+    result: ChessResult
+    end_reason: EndReason
+    rule: Rule | None
+    """The robot's rule when a decision ended the game."""
+    end_id: str
+    """The decision's id, or ``<game id>/end`` for an end by an event."""
+
+    @staticmethod
+    def of_decision(decision: Decision) -> GameEndReport:
+        result = decision.result
+        if result is None:
+            raise UserError(f"decision {decision.id} does not end the game", code="not_ended")
+        how = EndReason.FLAG_FALL if decision.stage is None else EndReason.ROBOT
+        return GameEndReport(decision.game_id, result, how, decision.rule, decision.id)
+
+    @staticmethod
+    def of_end(game_id: str, end: GameEnd) -> GameEndReport:
+        return GameEndReport(game_id, end.result, end.reason, end.rule, f"{game_id}/end")
+
+
+# ----- registering -----------------------------------------------------------------------
+
+
+def link_of(row: Mapping[Any, Any]) -> TournamentLink | None:
+    if row["tournament_id"] is None:
+        return None
+    return TournamentLink(row["tournament_id"], row["round"], row["table_no"],
+                          row["game_number"], row["white_side"])
+
+
+def _game_row(conn: Connection, game_id: str) -> RowMapping:
+    row = conn.execute(select(robot_games).where(robot_games.c.game_id == game_id)
+                       ).mappings().first()
+    if row is None:
+        raise NotFoundError(f"no game {game_id!r} is registered", code="game_not_found")
+    return row
+
+
+def register_online_game(db: Database, setup: GameSetup,
+                         link: TournamentLink | None) -> TournamentLink | None:
+    """Keep a game the robot watches, linked to a match game when ``link`` is given; returns
+    the link with ``white_side`` known. The same registration again changes nothing."""
+    with db.write(lock=None if link is None else link.tournament_id) as conn:
+        kept = conn.execute(select(robot_games).where(robot_games.c.game_id == setup.game_id)
+                            ).mappings().first()
+        if kept is not None:
+            kept_link = link_of(kept)
+            same_link = link is None or (kept_link is not None and kept_link.accepts(link))
+            if setup_from_columns(kept) != setup or not same_link:
+                raise ConflictError(f"game {setup.game_id} is already registered with other "
+                                    "details", code="game_exists")
+            return kept_link
+        values: dict[str, Any] = {**setup_columns(setup), "registered_at": utc_now()}
+        resolved = None
+        if link is not None:
+            resolved, a, b = _check_link(conn, setup, link)
+            values.update(tournament_id=link.tournament_id, round=link.round,
+                          table_no=link.table, game_number=link.game,
+                          white_side=resolved.white_side, player_a=a, player_b=b)
+        conn.execute(insert(robot_games).values(**values))
+        return resolved
+
+
+def _check_link(conn: Connection, setup: GameSetup,
+                link: TournamentLink) -> tuple[TournamentLink, int, int]:
+    row = tournament_row(conn, link.tournament_id)
+    refuse_when_finished(row)
+    rnd = round_row(conn, link.tournament_id, link.round)
+    pairing = match_row(conn, rnd["id"], link.round, link.table)
+    where = f"round {link.round} table {link.table}"
+    top = rnd["stage"] == Stage.TOP.value
+    best_of = row["top_best_of"] if top else row["best_of"]
+    if link.game > (MAX_GAMES if top else best_of):
+        raise UserError(f"{where} is a best-of-{best_of} match: it has no game {link.game}",
+                        code="invalid_link")
+    current = result_from_row(pairing)
+    if current is not None:
+        raise ConflictError(f"{where} already has its result ({current.score}); no more games "
+                            "are played in it", code="match_decided")
+    taken = conn.execute(select(robot_games.c.game_id).where(
+        robot_games.c.tournament_id == link.tournament_id, robot_games.c.round == link.round,
+        robot_games.c.table_no == link.table, robot_games.c.game_number == link.game)).scalar()
+    if taken is not None:
+        raise ConflictError(f"{where} game {link.game} is already the game {taken!r}",
+                            code="slot_taken")
+    a, b = int(pairing["a"]), int(pairing["b"])
+    side = link.white_side or _white_side(conn, link, setup, a, b)
+    return TournamentLink(link.tournament_id, link.round, link.table, link.game, side), a, b
+
+
+def _white_side(conn: Connection, link: TournamentLink, setup: GameSetup, a: int,
+                b: int) -> Side:
+    names = dict(conn.execute(
+        select(entries.c.number, entries.c.name_key).where(
+            entries.c.tournament_id == link.tournament_id, entries.c.number.in_((a, b)))).all())
+    white, black = name_key(setup.white), name_key(setup.black)
+    if (white, black) == (names.get(a), names.get(b)):
+        return "a"
+    if (white, black) == (names.get(b), names.get(a)):
+        return "b"
+    raise UserError(
+        f"cannot tell which player of round {link.round} table {link.table} plays White: the "
+        f"game's players {setup.white!r} and {setup.black!r} are not the pairing's by name; "
+        "give tournament.white (a: the first-named player, b: the second)",
+        code="unknown_white")
+
+
+# ----- recording ends --------------------------------------------------------------------
+
+
+def record_game_end(db: Database, report: GameEndReport, *,
+                    actor: str = ROBOT_ACTOR) -> OnlineResult:
+    """Keep a game's end and, when it decides the match, record the match result (see the
+    module doc). The same end again changes nothing; a different end of an ended game is a
+    conflict."""
+    who = check_actor(actor)
+    with db.write() as conn:
+        row = _game_row(conn, report.game_id)
+        tournament_id = row["tournament_id"]
+        if tournament_id is not None:
+            lock_tournament(conn, tournament_id)
+            row = _game_row(conn, report.game_id)  # fresh, now that the lock is held
+        if row["end_id"] is not None:
+            if row["end_id"] == report.end_id and row["result"] == report.result.value:
+                return _result_from_row(row)
+            raise ConflictError(f"game {report.game_id} already ended: {row['result']} "
+                                f"({row['end_id']})", code="game_ended")
+        conn.execute(update(robot_games).where(robot_games.c.game_id == report.game_id).values(
+            result=report.result.value, end_reason=report.end_reason.value,
+            end_rule=None if report.rule is None else report.rule.value, end_id=report.end_id,
+            end_state=NO_TOURNAMENT if tournament_id is None else WAITING,
+            ended_at=utc_now(), handled_by=who))
+        if tournament_id is not None:
+            _apply_match(conn, _game_row(conn, report.game_id), who)
+        return _result_from_row(_game_row(conn, report.game_id))
+
+
+def _winner_side(row: Mapping[Any, Any]) -> Side | None:
+    """``a``, ``b`` or ``None`` (a drawn game), from the chess result and who played White."""
+    result = ChessResult(row["result"])
+    if result is ChessResult.DRAW:
+        return None
+    white: Side = "a" if row["white_side"] == "a" else "b"
+    black: Side = "b" if white == "a" else "a"
+    return white if result is ChessResult.WHITE_WINS else black
+
+
+def _reason_of(row: Mapping[Any, Any]) -> GameReason:
+    rule = None if row["end_rule"] is None else Rule(row["end_rule"])
+    return game_reason(EndReason(row["end_reason"]), rule)
+
+
+_PAIRING = (
+    select(pairings.c.a, pairings.c.b, pairings.c.wins_a, pairings.c.wins_b, pairings.c.draws,
+           pairings.c.outcome, pairings.c.ending, stages.c.kind.label("stage"),
+           tournaments.c.best_of, tournaments.c.top_best_of)
+    .select_from(pairings)
+    .join(rounds, rounds.c.id == pairings.c.round_id)
+    .join(stages, stages.c.id == rounds.c.stage_id)
+    .join(tournaments, tournaments.c.id == rounds.c.tournament_id)
+)
+
+
+def _apply_match(conn: Connection, game: RowMapping, actor: str) -> None:
+    """Record the match of ``game`` when its ended games decide it; else leave it waiting, or
+    keep it unapplied with the reason (see the module doc)."""
+    tid, number, table = game["tournament_id"], game["round"], game["table_no"]
+    where = f"round {number} table {table}"
+    same_match = and_(robot_games.c.tournament_id == tid, robot_games.c.round == number,
+                      robot_games.c.table_no == table)
+    pairing = conn.execute(_PAIRING.where(
+        rounds.c.tournament_id == tid, rounds.c.number == number, pairings.c.table_no == table,
+        pairings.c.kind == "match")).mappings().first()
+    problem: tuple[str, str] | None = None
+    if pairing is None:
+        problem = ("unknown_table", f"{where} no longer exists (the round was undone?)")
+    elif (pairing["a"], pairing["b"]) != (game["player_a"], game["player_b"]):
+        problem = ("pairing_changed", f"{where} now pairs #{pairing['a']} and #{pairing['b']}, "
+                   f"not #{game['player_a']} and #{game['player_b']} as when the game was "
+                   "registered (the round was re-paired)")
+    else:
+        ended = conn.execute(select(robot_games).where(
+            same_match, robot_games.c.end_id.is_not(None),
+            robot_games.c.end_state != DISMISSED).order_by(robot_games.c.game_number)
+        ).mappings().all()
+        top = pairing["stage"] == Stage.TOP.value
+        try:
+            winners = [_winner_side(g) for g in ended]
+            match = decided_match([None if w is None else GameSide(w) for w in winners],
+                                  best_of=pairing["top_best_of" if top else "best_of"],
+                                  elimination=top)
+            if match is None:
+                _set_state(conn, game["game_id"], WAITING, None, actor)
+                return
+            if result_from_row(pairing) != match:
+                with conn.begin_nested():
+                    record_result_in(
+                        conn, tid, number, table, match, actor=actor,
+                        idempotency_key=f"robot:{game['end_id']}",
+                        games_played=[GameReport(w, _reason_of(g))
+                                      for w, g in zip(winners, ended, strict=True)])
+        except UserError as error:
+            problem = (error.code, error.message)
+    if problem is not None:
+        log.warning("game %s: its end cannot be recorded: %s", game["game_id"], problem[1])
+        _set_state(conn, game["game_id"], UNAPPLIED, problem, actor)
+        return
+    conn.execute(update(robot_games).where(
+        same_match, robot_games.c.end_state.in_((WAITING, UNAPPLIED))
+    ).values(end_state=APPLIED, problem_code=None, problem=None, handled_by=actor))
+
+
+def _set_state(conn: Connection, game_id: str, state: str, problem: tuple[str, str] | None,
+               actor: str) -> None:
+    conn.execute(update(robot_games).where(robot_games.c.game_id == game_id).values(
+        end_state=state, problem_code=None if problem is None else problem[0][:50],
+        problem=None if problem is None else problem[1][:500], handled_by=actor))
+
+
+def _result_from_row(row: Mapping[Any, Any]) -> OnlineResult:
+    ended_at: datetime = row["ended_at"]
+    if ended_at.tzinfo is None:  # SQLite keeps no zone; every time stored is UTC
+        ended_at = ended_at.replace(tzinfo=UTC)
+    return OnlineResult(
+        game_id=row["game_id"], white=row["white"], black=row["black"], link=link_of(row),
+        result=ChessResult(row["result"]), reason=_reason_of(row).value,
+        end_reason=row["end_reason"], rule=row["end_rule"], end_id=row["end_id"],
+        state=row["end_state"], problem_code=row["problem_code"], problem=row["problem"],
+        ended_at=ended_at, handled_by=row["handled_by"])
+
+
+# ----- a judge's view and actions --------------------------------------------------------
+
+
+def online_results(db: Database, *, tournament_id: int | None = None,
+                   state: str | None = None) -> list[OnlineResult]:
+    """The ended robot games (of a tournament, in a state), oldest end first."""
+    query = select(robot_games).where(robot_games.c.end_id.is_not(None))
+    if tournament_id is not None:
+        query = query.where(robot_games.c.tournament_id == tournament_id)
+    if state is not None:
+        query = query.where(robot_games.c.end_state == state)
+    with db.read() as conn:
+        if tournament_id is not None:
+            tournament_row(conn, tournament_id)
+        rows = conn.execute(query.order_by(robot_games.c.ended_at, robot_games.c.game_id)
+                            ).mappings().all()
+    return [_result_from_row(row) for row in rows]
+
+
+def _unapplied_row(conn: Connection, game_id: str) -> RowMapping:
+    row = _game_row(conn, game_id)
+    if row["end_state"] != UNAPPLIED:
+        state = row["end_state"] or "running"
+        raise ConflictError(f"game {game_id}'s result is {state}, not unapplied: nothing to do",
+                            code="not_unapplied")
+    return row
+
+
+def retry_game_end(db: Database, game_id: str, *, actor: str) -> OnlineResult:
+    """Try again to record an unapplied end (after a judge removed the cause); the match
+    result, if recorded now, names ``actor`` in the audit log."""
+    who = check_actor(actor)
+    with db.write() as conn:
+        tid = _unapplied_row(conn, game_id)["tournament_id"]
+        lock_tournament(conn, tid)
+        _apply_match(conn, _unapplied_row(conn, game_id), who)
+        return _result_from_row(_game_row(conn, game_id))
+
+
+def dismiss_game_end(db: Database, game_id: str, *, actor: str, note: str) -> OnlineResult:
+    """A judge sets an unapplied end aside (the result was settled another way); logged as
+    ``robot.dismiss``."""
+    note = " ".join(note.split())
+    if not note:
+        raise UserError("say why the result is dismissed", code="no_note")
+    with db.read() as conn:
+        tid = _unapplied_row(conn, game_id)["tournament_id"]
+    with changing(db, tid, actor) as change:
+        row = _unapplied_row(change.conn, game_id)
+        change.conn.execute(update(robot_games).where(robot_games.c.game_id == game_id).values(
+            end_state=DISMISSED, problem_code="dismissed", problem=note[:500],
+            handled_by=change.actor))
+        change.log(tid, "robot.dismiss", "pairing", f"{row['round']}.{row['table_no']}",
+                   {"game_id": game_id, "game": row["game_number"], "result": row["result"],
+                    "state": UNAPPLIED, "problem": row["problem"]},
+                   {"game_id": game_id, "state": DISMISSED, "note": note})
+        return _result_from_row(_game_row(change.conn, game_id))
+
+
+# ----- the robot's sink and the robot of an online tournament ----------------------------
+
+
+class ServicesResultSink:
+    """The robot's ``ResultSink`` into the tournaments (``record_game_end``). It needs the games
+    registered through ``DatabaseRobotStore``. It never raises: an end that hit a database
+    problem is kept in ``pending`` and tried again before the next delivery (and a restarted
+    robot hands over every end not recorded); an end for an unknown game is logged."""
+
+    def __init__(self, db: Database, *, actor: str = ROBOT_ACTOR) -> None:
+        self.db = db
+        self.actor = check_actor(actor)
+        self.pending: list[GameEndReport] = []
+        self._lock = threading.Lock()
+
+    def deliver(self, game_id: str, result: ChessResult, decision: Decision) -> None:
+        self._record(GameEndReport.of_decision(decision))
+
+    def deliver_end(self, game_id: str, end: GameEnd) -> None:
+        self._record(GameEndReport.of_end(game_id, end))
+
+    def retry_pending(self) -> int:
+        """Try the pending ends again; returns how many are still pending."""
+        with self._lock:
+            waiting, self.pending = self.pending, []
+        for report in waiting:
+            self._record_one(report)
+        with self._lock:
+            return len(self.pending)
+
+    def results(self, *, tournament_id: int | None = None,
+                state: str | None = None) -> list[OnlineResult]:
+        """``online_results`` (the ``ResultLedger`` of the API)."""
+        return online_results(self.db, tournament_id=tournament_id, state=state)
+
+    def _record(self, report: GameEndReport) -> None:
+        if self.pending:
+            self.retry_pending()
+        self._record_one(report)
+
+    def _record_one(self, report: GameEndReport) -> None:
+        try:
+            record_game_end(self.db, report, actor=self.actor)
+        except UserError as error:
+            if error.code == "busy":
+                self._keep(report, error)
+                return
+            log.error("the end of game %s (%s) is not recorded: %s", report.game_id,
+                      report.end_id, error.message)
+        except Exception as error:
+            self._keep(report, error)
+
+    def _keep(self, report: GameEndReport, error: Exception) -> None:
+        log.error("the end of game %s (%s) could not be recorded (%s); kept to try again",
+                  report.game_id, report.end_id, error)
+        with self._lock:
+            self.pending.append(report)
+
+
+def online_robot(db: Database, *, clock: Clock, evaluator: Evaluator,
+                 settings: RobotSettings | None = None, actor: str = ROBOT_ACTOR,
+                 also: Sequence[ResultSink] = (), restore_since_ms: int | None = None,
+                 ) -> tuple[Robot, ServicesResultSink]:
+    """The robot of an online tournament: its games, events and decisions kept in ``db``,
+    the results recorded in the tournaments (and handed to ``also``, e.g. a webhook), the
+    games kept from before a restart rebuilt (``restore_since_ms``: of rounds started then
+    or later)."""
+    from turnir.services.robot_store import DatabaseRobotStore
+
+    store = DatabaseRobotStore(db)
+    results = ServicesResultSink(db, actor=actor)
+    sink: ResultSink = FanOutSink(results, *also) if also else results
+    robot = Robot(clock=clock, evaluator=evaluator, store=store, sink=sink, settings=settings,
+                  journal=store)
+    report = robot.restore(since_ms=restore_since_ms)
+    if report.games:
+        log.info("restored %d games (%d results handed over again, %d broken)", report.games,
+                 report.redelivered, len(report.broken))
+    return robot, results

@@ -1,0 +1,133 @@
+"""Import and export of the rating list (``turnir.formats.rating_list``; R-1, R-5, R-6).
+
+**Import** loads an existing rating list as the *base* every replay starts from: each line is
+matched to a person by name (case and spaces ignored) and city (exact): one such person is
+that person; none, a new person (with the line's club); several, the import is refused as
+ambiguous. A person listed twice is refused. The listed people's base lines are replaced (with
+``replace_all``, the whole base is); then the whole history is replayed on top of the new
+base, so rated tournaments already in the database are applied after the list, in order
+(R-6). All of it, or nothing.
+
+**Export** writes everyone's current ratings (strongest professional first), which imports
+back into an empty database as the same list.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection, insert, select
+
+from turnir.domain.ratings import hundredths, to_rating
+from turnir.errors import UserError
+from turnir.formats.rating_list import RatingListLine
+from turnir.services.common import changing
+from turnir.services.ratings import ReplayResult, rebuild
+from turnir.storage.database import Database
+from turnir.storage.mappers import Progress, name_key
+from turnir.storage.ratings import (
+    Pair,
+    chunks,
+    load_settings,
+    lock_rating_book,
+    replace_base,
+)
+from turnir.storage.tables import people
+from turnir.storage.tables_ratings import rating_current
+
+
+@dataclass(frozen=True, slots=True)
+class RatingImport:
+    """What an import did."""
+
+    lines: int
+    """Players in the list."""
+    matched: int
+    """Lines matched to a known person."""
+    created: int
+    """New people created."""
+    replay: ReplayResult
+    """The replay of the history on the new base; ``changed`` lists every current rating the
+    import changed."""
+
+
+def _match(conn: Connection, lines: Sequence[RatingListLine], change_at: datetime
+           ) -> tuple[list[int], int]:
+    """The person of each line (created when unknown) and how many were created."""
+    keys = sorted({name_key(line.name) for line in lines})
+    known: dict[tuple[str, str], list[int]] = {}
+    for part in chunks(keys):
+        for pid, key, city in conn.execute(
+            select(people.c.id, people.c.name_key, people.c.city)
+            .where(people.c.name_key.in_(part)).order_by(people.c.id)
+        ):
+            known.setdefault((key, city), []).append(pid)
+    persons: list[int] = []
+    created = 0
+    seen: dict[int, int] = {}
+    for index, line in enumerate(lines, start=1):
+        key = (name_key(line.name), line.city)
+        found = known.get(key, [])
+        if len(found) > 1:
+            raise UserError(f"line {index}: {line.name} ({line.city or 'no city'}) matches "
+                            f"several people: #{', #'.join(map(str, found))}",
+                            code="ambiguous_person")
+        if found:
+            person = found[0]
+        else:
+            person = int(conn.execute(insert(people).values(
+                name=line.name, name_key=key[0], city=line.city, club=line.club,
+                created_at=change_at).returning(people.c.id)).scalar_one())
+            known[key] = [person]
+            created += 1
+        if person in seen:
+            raise UserError(f"line {index}: {line.name} ({line.city or 'no city'}) is already "
+                            f"listed on line {seen[person]}", code="duplicate_player")
+        seen[person] = index
+        persons.append(person)
+    return persons, created
+
+
+def import_rating_list(db: Database, lines: Sequence[RatingListLine], *, actor: str,
+                       replace_all: bool = False, source: str = "the list",
+                       progress: Progress | None = None) -> RatingImport:
+    """Load a rating list as the base and replay the history on it (see the module docstring)."""
+    if not lines:
+        raise UserError(f"{source} lists nobody", code="bad_file")
+    with changing(db, None, actor) as change:
+        conn = change.conn
+        lock_rating_book(conn)
+        persons, created = _match(conn, lines, change.at)
+        base: dict[int, Pair] = {
+            person: (hundredths(line.professional),
+                     None if line.warlock is None else hundredths(line.warlock))
+            for person, line in zip(persons, lines, strict=True)}
+        replace_base(conn, base, replace_all=replace_all, at=change.at, actor=change.actor)
+        settings, _ = load_settings(conn)
+        replay = rebuild(change, settings, progress=progress)
+        digest = hashlib.sha256(repr([(p, base[p]) for p in persons]).encode()).hexdigest()
+        change.log(None, "rating.import", "rating_base", "all", None, {
+            "source": source, "lines": len(lines), "created": created,
+            "replace_all": replace_all, "sha256": digest,
+            "changed": len(replay.changed), "tournaments": replay.tournaments})
+        return RatingImport(lines=len(lines), matched=len(lines) - created, created=created,
+                            replay=replay)
+
+
+def export_rating_list(db: Database) -> list[RatingListLine]:
+    """Everyone's current ratings, strongest professional first (then by name)."""
+    c = rating_current.c
+    with db.read() as conn:
+        rows = conn.execute(
+            select(people.c.name, people.c.city, people.c.club, c.professional, c.warlock,
+                   c.tournaments)
+            .join(people, people.c.id == c.person_id)
+            .order_by(c.professional.desc(), people.c.name_key, people.c.id)
+        ).all()
+    return [RatingListLine(name=name, city=city, club=club, professional=to_rating(pro),
+                           warlock=None if war is None else to_rating(war),
+                           tournaments=count)
+            for name, city, club, pro, war, count in rows]

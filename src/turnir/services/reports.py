@@ -1,0 +1,208 @@
+"""Players report their own results; the round clock (``docs/web.md``).
+
+A player reports the match they play in (from their own side: "I won 2-1"); the report is
+kept (сообщение о результате). When the opponent reports the same result, it is recorded
+through ``turnir.services.results.record_result`` with both players named as the actor; two
+different reports wait for a judge, who records the result (``record_result``, a correction
+when one is already there). A report for someone else's match is refused with
+``NotAllowedError``; so is a report once the table has a result that differs from it.
+
+The round clock: the organizer starts it for a round with a length in minutes; everyone's
+pages count down to its end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+
+from sqlalchemy import Connection, delete, insert, select
+
+from turnir.domain.model import Stage
+from turnir.domain.results import MatchEnding, MatchOutcome, MatchResult
+from turnir.errors import ConflictError, UserError
+from turnir.services.accounts import AccountInfo
+from turnir.services.common import changing, refuse_when_finished
+from turnir.services.results import RecordedResult, record_result
+from turnir.storage.database import Database
+from turnir.storage.mappers import (
+    pairing_from_row,
+    result_columns,
+    settings_from_row,
+    tournament_row,
+)
+from turnir.storage.repositories import last_round_number, match_row, round_row
+from turnir.storage.tables import entries
+from turnir.storage.tables_accounts import result_reports, round_timers
+
+
+class NotAllowedError(UserError):
+    """The person is logged in but may not do this (the API answers 403)."""
+
+    code = "forbidden"
+
+
+class ReportStatus(StrEnum):
+    WAITING = "waiting"
+    """Reported; the opponent has not reported yet."""
+    RECORDED = "recorded"
+    """Both reports agree: the result is recorded."""
+    DISPUTED = "disputed"
+    """The two reports differ: a judge decides."""
+    UNCHANGED = "unchanged"
+    """The table already has this very result."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportAnswer:
+    status: ReportStatus
+    round: int
+    table: int
+    result: MatchResult
+    """As player A of the pairing sees it."""
+    recorded: RecordedResult | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableReports:
+    """What the two players of a table reported (from player A's side), when they did."""
+
+    a: MatchResult | None
+    b: MatchResult | None
+
+    @property
+    def disputed(self) -> bool:
+        return self.a is not None and self.b is not None and self.a != self.b
+
+
+def _result_of(row: object) -> MatchResult:
+    r = row._mapping  # type: ignore[attr-defined]
+    return MatchResult(r["wins_a"], r["wins_b"], r["draws"], MatchOutcome(r["outcome"]),
+                       MatchEnding(r["ending"]))
+
+
+def player_numbers(conn: Connection, tournament_id: int, person_id: int | None) -> list[int]:
+    """The entry numbers a person has in a tournament (normally one)."""
+    if person_id is None:
+        return []
+    return [n for (n,) in conn.execute(
+        select(entries.c.number).where(entries.c.tournament_id == tournament_id,
+                                       entries.c.person_id == person_id))]
+
+
+def report_result(
+    db: Database, tournament_id: int, round_number: int, table: int, mine: MatchResult, *,
+    account: AccountInfo,
+) -> ReportAnswer:
+    """A player reports their own match; ``mine`` is the result from the reporter's side."""
+    with changing(db, tournament_id, account.name) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        refuse_when_finished(row)
+        rnd = round_row(conn, tournament_id, round_number)
+        line = match_row(conn, rnd["id"], round_number, table)
+        pairing = pairing_from_row(line)
+        numbers = player_numbers(conn, tournament_id, account.person_id)
+        if pairing.a in numbers:
+            side, result = "a", mine
+        elif pairing.b in numbers:
+            side, result = "b", mine.swapped()
+        else:
+            raise NotAllowedError(
+                f"round {round_number} table {table} is not your match; you can report only "
+                "your own", code="not_your_match")
+        last = last_round_number(conn, tournament_id)
+        if last != round_number:
+            raise ConflictError(f"round {round_number} is closed; ask a judge",
+                                code="round_closed")
+        elimination = Stage(rnd["stage"]) is Stage.TOP
+        settings = settings_from_row(row)
+        result.validate(best_of=settings.top_best_of if elimination else settings.best_of,
+                        elimination=elimination)
+        if pairing.result is not None:
+            if pairing.result == result:
+                return ReportAnswer(ReportStatus.UNCHANGED, round_number, table, result)
+            raise ConflictError(
+                f"round {round_number} table {table} already has the result "
+                f"{pairing.result.score}; ask a judge to correct it", code="result_exists")
+        key = (result_reports.c.tournament_id == tournament_id,
+               result_reports.c.round == round_number, result_reports.c.table_no == table)
+        conn.execute(delete(result_reports).where(*key, result_reports.c.side == side))
+        conn.execute(insert(result_reports).values(
+            tournament_id=tournament_id, round=round_number, table_no=table, side=side,
+            account_id=account.id, at=change.at, **result_columns(result)))
+        other = conn.execute(select(result_reports).where(
+            *key, result_reports.c.side == ("b" if side == "a" else "a"))).first()
+        change.log(tournament_id, "report.submit", "pairing", f"{round_number}.{table}", None,
+                   {"side": side, "account": account.login, "score": result.score,
+                    **result_columns(result)})
+        if other is None:
+            return ReportAnswer(ReportStatus.WAITING, round_number, table, result)
+        if _result_of(other) != result:
+            return ReportAnswer(ReportStatus.DISPUTED, round_number, table, result)
+    recorded = record_result(db, tournament_id, round_number, table, result,
+                             actor=f"{account.name} (confirmed by both players)")
+    return ReportAnswer(ReportStatus.RECORDED, round_number, table, result, recorded)
+
+
+def round_reports(db: Database, tournament_id: int, round_number: int) -> dict[int, TableReports]:
+    """Every table of a round that has a report: what each side reported."""
+    found: dict[int, dict[str, MatchResult]] = {}
+    with db.read() as conn:
+        for row in conn.execute(select(result_reports).where(
+            result_reports.c.tournament_id == tournament_id,
+            result_reports.c.round == round_number)):
+            found.setdefault(row.table_no, {})[row.side] = _result_of(row)
+    return {table: TableReports(sides.get("a"), sides.get("b")) for table, sides in found.items()}
+
+
+# ----- the round clock ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoundTimer:
+    round: int
+    started_at: datetime
+    duration_s: int
+
+    @property
+    def ends_at(self) -> datetime:
+        return self.started_at + timedelta(seconds=self.duration_s)
+
+    def remaining_s(self, now: datetime) -> int:
+        return max(0, int((self.ends_at - now).total_seconds()))
+
+
+def start_timer(db: Database, tournament_id: int, round_number: int, *, minutes: int,
+                actor: str) -> RoundTimer:
+    """Start (or restart) the round's clock for ``minutes``."""
+    if not 1 <= minutes <= 600:
+        raise UserError("a round lasts from 1 to 600 minutes", code="bad_timer")
+    with changing(db, tournament_id, actor) as change:
+        conn = change.conn
+        refuse_when_finished(tournament_row(conn, tournament_id))
+        round_row(conn, tournament_id, round_number)
+        key = (round_timers.c.tournament_id == tournament_id,
+               round_timers.c.round == round_number)
+        conn.execute(delete(round_timers).where(*key))
+        conn.execute(insert(round_timers).values(tournament_id=tournament_id,
+                                                 round=round_number, started_at=change.at,
+                                                 duration_s=minutes * 60))
+        change.log(tournament_id, "round.timer", "round", round_number, None,
+                   {"minutes": minutes, "started_at": change.at.isoformat()})
+        return RoundTimer(round_number, change.at, minutes * 60)
+
+
+def round_timer(db: Database, tournament_id: int, round_number: int) -> RoundTimer | None:
+    with db.read() as conn:
+        row = conn.execute(select(round_timers).where(
+            round_timers.c.tournament_id == tournament_id,
+            round_timers.c.round == round_number)).first()
+    if row is None:
+        return None
+    started: datetime = row.started_at
+    if started.tzinfo is None:
+        started = started.replace(tzinfo=UTC)
+    return RoundTimer(row.round, started, row.duration_s)
+

@@ -1,0 +1,60 @@
+"""``create_app(settings)``: the whole web app, built on demand (no globals at import time).
+
+Pages (``public``, ``auth``, ``organizer``, ``judging``, ``printables``) and the REST API
+(``api``, under ``/api/v1`` with its OpenAPI description at ``/api/v1/openapi.json``) call the
+same services (``turnir.services``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from turnir.services.accounts import make_hasher
+from turnir.storage.database import Database
+from turnir.web import errors
+from turnir.web.auth import create_auth_router
+from turnir.web.cache import PageCache
+from turnir.web.deps import WebState
+from turnir.web.i18n import zone
+from turnir.web.public import create_public_router
+from turnir.web.security import LoginLimiter
+from turnir.web.settings import WebSettings
+from turnir.web.templating import Templates
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def create_app(settings: WebSettings | None = None, *, db: Database | None = None) -> FastAPI:
+    """The web app on ``settings.database_url`` (or an open ``db``, which the caller closes)."""
+    settings = settings or WebSettings.from_env()
+    owned = db is None
+    database = db if db is not None else Database.open(settings.database_url)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            if owned:
+                database.close()
+
+    app = FastAPI(title="turnir", version="1", lifespan=lifespan, docs_url=None,
+                  redoc_url=None, openapi_url=None)
+    app.state.web = WebState(
+        settings=settings, db=database,
+        templates=Templates(zone(settings.timezone), {"static_url": "/static"}),
+        limiter=LoginLimiter(failures=settings.login_failures,
+                             window_s=settings.login_window_s),
+        cache=PageCache(settings.cache_entries),
+        hasher=make_hasher(fast=settings.fast_hashing),
+    )
+    errors.install(app)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(create_public_router())
+    app.include_router(create_auth_router())
+    return app

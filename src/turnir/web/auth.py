@@ -1,0 +1,57 @@
+"""Logging in and out of the pages (the API has ``/api/v1/session``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import HTMLResponse, Response
+
+from turnir.errors import UserError
+from turnir.services.accounts import AccountInfo, authenticate, close_session, open_session
+from turnir.web.deps import StateDep, VisitorDep, WebState, done, render, require_csrf
+from turnir.web.public import safe_next
+from turnir.web.security import SESSION_COOKIE, client_address
+
+
+def log_in(state: WebState, login: str, password: str, address: str) -> AccountInfo:
+    """Check the password under the rate limit (429 after too many failures)."""
+    state.limiter.check(login, address)
+    try:
+        account = authenticate(state.db, login, password, hasher=state.hasher)
+    except UserError:
+        state.limiter.failed(login, address)
+        raise
+    state.limiter.succeeded(login, address)
+    return account
+
+
+def create_auth_router() -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/login", response_class=HTMLResponse)
+    def login_page(request: Request, next: str | None = None) -> HTMLResponse:
+        return render(request, "login.html", next=safe_next(next), login="", title=None)
+
+    @router.post("/login", dependencies=[Depends(require_csrf)])
+    def login(request: Request, state: StateDep,
+              login: Annotated[str, Form(max_length=100)],
+              password: Annotated[str, Form(max_length=1000)],
+              next: Annotated[str, Form(max_length=2000)] = "/") -> Response:
+        account = log_in(state, login, password, client_address(request))
+        token = open_session(state.db, account, lifetime=state.session_lifetime)
+        response = done(request, safe_next(next))
+        response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="lax",
+                            secure=state.settings.secure_cookies, path="/",
+                            max_age=int(state.session_lifetime.total_seconds()))
+        return response
+
+    @router.post("/logout", dependencies=[Depends(require_csrf)])
+    def logout(request: Request, state: StateDep, visitor: VisitorDep) -> Response:
+        if visitor.session_token is not None:
+            close_session(state.db, visitor.session_token)
+        response = done(request, "/")
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return response
+
+    return router

@@ -1,0 +1,147 @@
+"""What every route shares: the app's state, the visitor, CSRF, and rendering a page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Annotated, Any
+
+from argon2 import PasswordHasher
+from fastapi import Depends, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from turnir.services.accounts import session_account
+from turnir.storage.database import Database
+from turnir.web.cache import PageCache
+from turnir.web.i18n import COOKIE as LANG_COOKIE
+from turnir.web.i18n import negotiate
+from turnir.web.security import (
+    CSRF_COOKIE,
+    CSRF_FIELD,
+    CSRF_HEADER,
+    SESSION_COOKIE,
+    LoginLimiter,
+    Visitor,
+    check_csrf,
+    csrf_token_for,
+    new_nonce,
+)
+from turnir.web.settings import WebSettings
+from turnir.web.templating import Templates
+
+
+@dataclass(eq=False)
+class WebState:
+    """Everything the routes need, made by ``create_app`` (no globals)."""
+
+    settings: WebSettings
+    db: Database
+    templates: Templates
+    limiter: LoginLimiter
+    cache: PageCache
+    hasher: PasswordHasher
+
+    @property
+    def session_lifetime(self) -> timedelta:
+        return timedelta(days=self.settings.session_days)
+
+
+def get_state(request: Request) -> WebState:
+    state: WebState = request.app.state.web
+    return state
+
+
+StateDep = Annotated[WebState, Depends(get_state)]
+
+
+def get_db(request: Request) -> Database:
+    """The database session dependency: the app's ``Database`` (each service call opens and
+    closes its own transaction on it)."""
+    return get_state(request).db
+
+
+DbDep = Annotated[Database, Depends(get_db)]
+
+
+def bearer_token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def get_visitor(request: Request) -> Visitor:
+    found: Visitor | None = getattr(request.state, "visitor", None)
+    if found is not None:
+        return found
+    state = get_state(request)
+    bearer = bearer_token(request)
+    token = bearer or request.cookies.get(SESSION_COOKIE)
+    account = session_account(state.db, token) if token else None
+    nonce = request.cookies.get(CSRF_COOKIE) or ""
+    new = len(nonce) < 16 or len(nonce) > 100
+    if new:
+        nonce = new_nonce()
+    locale = negotiate(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language"),
+                       state.settings.default_locale)
+    visitor = Visitor(account=account, locale=locale, csrf_nonce=nonce,
+                      csrf_token=csrf_token_for(state.settings.secret_key, nonce),
+                      new_csrf=new, bearer=bearer is not None and account is not None,
+                      session_token=token if account is not None else None)
+    request.state.visitor = visitor
+    return visitor
+
+
+VisitorDep = Annotated[Visitor, Depends(get_visitor)]
+
+
+async def require_csrf(request: Request) -> None:
+    """For every state-changing request from a browser: the form's (or HTMX header's) token
+    must match the visitor's CSRF cookie."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    visitor = get_visitor(request)
+    submitted = request.headers.get(CSRF_HEADER)
+    if submitted is None and request.headers.get("content-type", "").startswith(
+        ("application/x-www-form-urlencoded", "multipart/form-data")
+    ):
+        form = await request.form()
+        value = form.get(CSRF_FIELD)
+        submitted = value if isinstance(value, str) else None
+    check_csrf(get_state(request).settings.secret_key, visitor, submitted)
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true"
+
+
+def set_csrf_cookie(response: Response, visitor: Visitor, settings: WebSettings) -> None:
+    if visitor.new_csrf:
+        response.set_cookie(CSRF_COOKIE, visitor.csrf_nonce, httponly=True, samesite="lax",
+                            secure=settings.secure_cookies, path="/")
+
+
+def page_context(request: Request, visitor: Visitor, settings: WebSettings) -> dict[str, Any]:
+    return {"request": request, "visitor": visitor, "account": visitor.account,
+            "csrf_token": visitor.csrf_token, "csrf_field": CSRF_FIELD,
+            "path": request.url.path, "full_path": str(request.url.path)
+            + (f"?{request.url.query}" if request.url.query else ""),
+            "poll_seconds": settings.poll_seconds, "htmx": is_htmx(request)}
+
+
+def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """Render a template in the visitor's language."""
+    state = get_state(request)
+    visitor = get_visitor(request)
+    ctx = page_context(request, visitor, state.settings)
+    ctx.update(context)
+    html = state.templates.render(visitor.locale, template, ctx)
+    response = HTMLResponse(html, status_code=status)
+    set_csrf_cookie(response, visitor, state.settings)
+    return response
+
+
+def done(request: Request, url: str) -> Response:
+    """After a successful form: HTMX follows ``HX-Redirect``; a plain form gets a 303."""
+    if is_htmx(request):
+        return Response(status_code=200, headers={"HX-Redirect": url})
+    return RedirectResponse(url, status_code=303)

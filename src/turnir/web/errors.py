@@ -1,0 +1,98 @@
+"""Errors as people see them: a ``UserError`` is a clear message on the page (the form stays
+as it was typed: HTMX forms show it above the form without reloading) or a 4xx JSON body
+``{"code", "message"}`` in the API; anything else is a short "internal error" page or body,
+logged on the server, never a traceback."""
+
+from __future__ import annotations
+
+import logging
+from urllib.parse import quote
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from turnir.errors import ConflictError, NotFoundError, UserError
+from turnir.services.reports import NotAllowedError
+from turnir.web.deps import is_htmx, render
+from turnir.web.security import BadCsrf, Forbidden, LoginRequired, TooManyAttempts
+
+log = logging.getLogger("turnir.web")
+
+API_PREFIX = "/api/"
+
+
+def status_of(error: UserError) -> int:
+    if isinstance(error, LoginRequired):
+        return 401
+    if isinstance(error, Forbidden | NotAllowedError | BadCsrf):
+        return 403
+    if isinstance(error, NotFoundError):
+        return 404
+    if isinstance(error, ConflictError):
+        return 409
+    if isinstance(error, TooManyAttempts):
+        return 429
+    return 422
+
+
+def is_api(request: Request) -> bool:
+    return request.url.path.startswith(API_PREFIX)
+
+
+def error_body(code: str, message: str) -> dict[str, str]:
+    return {"code": code, "message": message}
+
+
+def _message_response(request: Request, status: int, message: str, code: str) -> Response:
+    if is_api(request):
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        return JSONResponse(error_body(code, message), status_code=status, headers=headers)
+    if is_htmx(request):
+        response = render(request, "_message.html", status=status, message=message,
+                          kind="error")
+        response.headers["HX-Retarget"] = "#messages"
+        response.headers["HX-Reswap"] = "innerHTML"
+        return response
+    if status == 401 and request.method == "GET":
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return RedirectResponse(f"/login?next={quote(target)}", status_code=303)
+    return render(request, "error.html", status=status, message=message, code=code)
+
+
+async def user_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, UserError)
+    return _message_response(request, status_of(error), error.message, error.code)
+
+
+async def validation_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, RequestValidationError)
+    errors = error.errors()
+    first = errors[0] if errors else {}
+    where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path"))
+    message = f"{where}: {first.get('msg', 'invalid request')}" if where else str(
+        first.get("msg", "invalid request"))
+    return _message_response(request, 422, message, "invalid_request")
+
+
+async def http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, StarletteHTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+    message = str(error.detail) if error.detail else "error"
+    if error.status_code == 404:
+        message = "no such page"
+    return _message_response(request, error.status_code, message, code)
+
+
+async def internal_error(request: Request, error: Exception) -> Response:
+    log.exception("internal error on %s %s", request.method, request.url.path, exc_info=error)
+    return _message_response(request, 500, "internal error; the server logged it",
+                             "internal_error")
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(UserError, user_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(Exception, internal_error)

@@ -1,0 +1,237 @@
+"""The public pages, for anyone, usable on a phone and refreshing themselves (HTMX polling):
+tournament list and overview, pairings (by table and by name), "find my table", standings
+with every tiebreak column (a tooltip explains each), the top drawn as a bracket, the final
+places. The part of a page that refreshes is cached per change of the tournament
+(``turnir.web.cache``); a poll fetches only that part."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from turnir.domain.standings import TieBreak
+from turnir.domain.tournament import Tournament
+from turnir.errors import ConflictError
+from turnir.services.common import Status, TournamentInfo
+from turnir.services.reports import TableReports, player_numbers, round_reports, round_timer
+from turnir.services.tournaments import get_tournament, list_tournaments
+from turnir.storage.database import Database
+from turnir.web import views
+from turnir.web.cache import tournament_stamp
+from turnir.web.deps import StateDep, VisitorDep, WebState, is_htmx, page_context, render
+from turnir.web.i18n import COOKIE as LANG_COOKIE
+from turnir.web.i18n import LOCALES
+from turnir.web.security import Visitor
+
+TournamentId = Annotated[int, Path(ge=1, le=2**31 - 1, description="The tournament's number")]
+RoundQuery = Annotated[int | None, Query(ge=1, le=10_000)]
+PageQuery = Annotated[int, Query(ge=1, le=100_000)]
+SAFE_NEXT = "/"
+
+
+def safe_next(target: str | None) -> str:
+    """Only a path on this site (no scheme, no other host) is followed after a switch."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return SAFE_NEXT
+    return target
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """A cached page part: its title and HTML."""
+
+    title: str
+    html: str
+    has_top: bool
+
+
+def _shell(request: Request, state: WebState, visitor: Visitor, tid: int, body: Body,
+           tab: str) -> HTMLResponse:
+    ctx = page_context(request, visitor, state.settings)
+    ctx.update(title=body.title, body=body.html, tid=tid, tab=tab, has_top=body.has_top)
+    if visitor.account is None:
+        ctx["csrf_token"] = ""  # a cached page carries no one's token
+    return HTMLResponse(state.templates.render(visitor.locale, "public_page.html", ctx))
+
+
+def cached(request: Request, state: WebState, visitor: Visitor, tid: int, tab: str,
+           key: tuple[Any, ...], make: Callable[[], tuple[str, str, dict[str, Any]]]) -> Response:
+    """A public page whose live part is rendered once per change of the tournament.
+
+    ``make`` returns (title, template, context) of the live part. A poll (HTMX) gets the part
+    alone; an anonymous visitor gets the whole page from the cache too.
+    """
+    stamp = tournament_stamp(state.db, tid)
+    locale = visitor.locale
+
+    def body() -> Body:
+        title, template, ctx = make()
+        ctx.update(tid=tid, poll_seconds=state.settings.poll_seconds, live_url=live_url)
+        return Body(title, state.templates.render(locale, template, ctx),
+                    bool(ctx["info"].settings.top_size))
+
+    live_url = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    part = state.cache.get(("part", tid, tab, key, locale), stamp, body)
+    if is_htmx(request):
+        return HTMLResponse(part.html)
+    if visitor.account is None:
+        page = state.cache.get(("page", tid, tab, key, locale, live_url), stamp,
+                               lambda: _shell(request, state, visitor, tid, part, tab).body)
+        return Response(page, media_type="text/html; charset=utf-8")
+    return _shell(request, state, visitor, tid, part, tab)
+
+
+def _load(db: Database, tid: int) -> tuple[TournamentInfo, Tournament]:
+    details = get_tournament(db, tid)
+    return details.info, details.tournament
+
+
+def _round_of(t: Tournament, number: int | None) -> Any:
+    if number is not None:
+        return t.round(number)
+    if t.current_round is None:
+        raise ConflictError("no round has been paired yet", code="no_round")
+    return t.current_round
+
+
+def create_public_router() -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/healthz")
+    async def healthz() -> JSONResponse:
+        return JSONResponse({"status": "ok"})
+
+    @router.get("/", response_class=HTMLResponse)
+    def index(request: Request, state: StateDep) -> HTMLResponse:
+        return render(request, "index.html", tournaments=list_tournaments(state.db),
+                      title=None)
+
+    @router.get("/lang/{code}")
+    def switch_language(request: Request, state: StateDep, code: str,
+                        next: str | None = None) -> RedirectResponse:
+        """The language switch: remembered in a cookie for a year."""
+        response = RedirectResponse(safe_next(next), status_code=303)
+        if code in LOCALES:
+            response.set_cookie(LANG_COOKIE, code, max_age=365 * 24 * 3600, samesite="lax",
+                                httponly=True, secure=state.settings.secure_cookies, path="/")
+        return response
+
+    @router.get("/t/{tid}", response_class=HTMLResponse)
+    def overview(request: Request, state: StateDep, visitor: VisitorDep,
+                 tid: TournamentId) -> HTMLResponse:
+        info, t = _load(state.db, tid)
+        rnd = t.current_round
+        timer = round_timer(state.db, tid, rnd.number) if rnd is not None else None
+        mine: views.Line | None = None
+        my_number = _my_number(state, tid, visitor)
+        report_state, their_score = "", ""
+        if my_number is not None and rnd is not None:
+            mine = next((line for line in views.round_lines(t, rnd)
+                         if my_number in (line.a.number, line.b.number if line.b else None)),
+                        None)
+            if mine is not None and mine.b is not None and mine.score is None:
+                report_state, their_score = _report_state(
+                    round_reports(state.db, tid, rnd.number).get(mine.table),
+                    "a" if mine.a.number == my_number else "b")
+        return render(request, "overview.html", info=info, t=t, rnd=rnd, timer=timer,
+                      mine=mine, tid=tid, tab="overview", title=info.name,
+                      has_top=bool(info.settings.top_size),
+                      my_number=my_number, report_state=report_state, their_score=their_score)
+
+    @router.get("/t/{tid}/pairings", response_class=HTMLResponse)
+    def pairings(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+                 round: RoundQuery = None, by: str = "table", page: PageQuery = 1) -> Response:
+        order = "name" if by == "name" else "table"
+
+        def make() -> tuple[str, str, dict[str, Any]]:
+            info, t = _load(state.db, tid)
+            rnd = _round_of(t, round)
+            lines = views.round_lines(t, rnd)
+            rows: list[Any] = views.by_name(lines) if order == "name" else lines
+            size = state.settings.page_size
+            pages = max(1, -(-len(rows) // size))
+            shown = rows[(page - 1) * size:page * size]
+            timer = round_timer(state.db, tid, rnd.number)
+            return info.name, "pairings_part.html", dict(
+                info=info, rnd=rnd, rows=shown, by=order, page=page, pages=pages, timer=timer,
+                rounds=[r.number for r in t.rounds])
+
+        return cached(request, state, visitor, tid, "pairings", (round, order, page), make)
+
+    @router.get("/t/{tid}/find", response_class=HTMLResponse)
+    def find(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+             name: Annotated[str, Query(max_length=200)] = "") -> HTMLResponse:
+        info, t = _load(state.db, tid)
+        rnd = t.current_round
+        found = views.find_by_name(views.round_lines(t, rnd), name) if rnd and name else []
+        timer = round_timer(state.db, tid, rnd.number) if rnd is not None else None
+        return render(request, "find.html", info=info, rnd=rnd, found=found, name=name,
+                      tid=tid, tab="find", title=info.name, timer=timer,
+                      has_top=bool(info.settings.top_size))
+
+    @router.get("/t/{tid}/standings", response_class=HTMLResponse)
+    def standings(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+                  page: PageQuery = 1) -> Response:
+        def make() -> tuple[str, str, dict[str, Any]]:
+            info, t = _load(state.db, tid)
+            table = t.standings()
+            size = state.settings.page_size
+            pages = max(1, -(-len(table.rows) // size))
+            players = {p.id: p for p in t.players}
+            return info.name, "standings_part.html", dict(
+                info=info, rows=table.rows[(page - 1) * size:page * size], players=players,
+                page=page, pages=pages, tiebreaks=list(TieBreak),
+                swiss_played=len(t.swiss_rounds))
+
+        return cached(request, state, visitor, tid, "standings", (page,), make)
+
+    @router.get("/t/{tid}/top", response_class=HTMLResponse)
+    def top(request: Request, state: StateDep, visitor: VisitorDep,
+            tid: TournamentId) -> Response:
+        def make() -> tuple[str, str, dict[str, Any]]:
+            info, t = _load(state.db, tid)
+            return info.name, "top_part.html", dict(
+                info=info, columns=views.bracket(t), champion=views.champion(t),
+                size=t.settings.top_size)
+
+        return cached(request, state, visitor, tid, "top", (), make)
+
+    @router.get("/t/{tid}/places", response_class=HTMLResponse)
+    def places(request: Request, state: StateDep, visitor: VisitorDep,
+               tid: TournamentId) -> Response:
+        def make() -> tuple[str, str, dict[str, Any]]:
+            info, t = _load(state.db, tid)
+            return info.name, "places_part.html", dict(
+                info=info, places=views.final_places(t, closed=info.status is Status.FINISHED))
+
+        return cached(request, state, visitor, tid, "places", (), make)
+
+    return router
+
+
+def _my_number(state: WebState, tid: int, visitor: Visitor) -> int | None:
+    """The visitor's number in the tournament, when they play in it."""
+    if visitor.account is None or visitor.account.person_id is None:
+        return None
+    with state.db.read() as conn:
+        numbers = player_numbers(conn, tid, visitor.account.person_id)
+    return numbers[0] if numbers else None
+
+
+def _report_state(reports: TableReports | None, side: str) -> tuple[str, str]:
+    """For the player on ``side``: ``disputed``, ``waiting`` (they reported), ``confirm`` (the
+    opponent reported; the score from the player's side), or nothing."""
+    if reports is None:
+        return "", ""
+    if reports.disputed:
+        return "disputed", ""
+    mine, theirs = (reports.a, reports.b) if side == "a" else (reports.b, reports.a)
+    if mine is not None:
+        return "waiting", ""
+    if theirs is not None:
+        return "confirm", theirs.score if side == "a" else theirs.swapped().score
+    return "", ""

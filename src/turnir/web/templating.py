@@ -1,0 +1,90 @@
+"""Jinja2 environments, one per language (each with its catalog installed), and the
+page-rendering helper every page route uses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import tzinfo
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from turnir.domain.standings import TieBreak
+from turnir.web.i18n import LOCALES, Formats, load_translations
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+
+def N_(text: str) -> str:
+    """Marks a string for the catalogs; translated where it is shown."""
+    return text
+
+
+STATUS_NAMES = {"registration": N_("Registration"), "running": N_("Running"),
+                "finished": N_("Finished")}
+FORMAT_NAMES = {"swiss": N_("Swiss"), "draft": N_("Draft"), "constructed": N_("Constructed")}
+LEVEL_NAMES = {"amateur": N_("Amateur"), "professional": N_("Professional"),
+               "highest": N_("Highest")}
+KIND_NAMES = {"match": N_("Match"), "bye": N_("Bye"), "privilege_bye": N_("Privilege bye")}
+ROLE_NAMES = {"organizer": N_("organizer"), "head_judge": N_("head judge"),
+              "floor_judge": N_("floor judge"), "player": N_("player"),
+              "anonymous": N_("anonymous")}
+
+
+def _names(gettext: Callable[[str], str]) -> dict[str, dict[str, str]]:
+    def tr(names: dict[str, str]) -> dict[str, str]:
+        return {key: gettext(text) for key, text in names.items()}
+
+    return {"status_names": tr(STATUS_NAMES), "format_names": tr(FORMAT_NAMES),
+            "level_names": tr(LEVEL_NAMES), "kind_names": tr(KIND_NAMES),
+            "role_names": tr(ROLE_NAMES)}
+
+
+def _tiebreak_helpers(locale: str) -> dict[str, Any]:
+    ru = locale == "ru"
+
+    def name(tb: TieBreak) -> str:
+        return tb.name_ru if ru else tb.name_en
+
+    def abbr(tb: TieBreak) -> str:
+        return tb.abbr_ru if ru else tb.abbr_en
+
+    def explain(tb: TieBreak) -> str:
+        return tb.explanation_ru if ru else tb.explanation_en
+
+    return {"tb_name": name, "tb_abbr": abbr, "tb_explain": explain}
+
+
+class Templates:
+    """The templates in every language."""
+
+    def __init__(self, tz: tzinfo, globals_: Mapping[str, Any]) -> None:
+        self.envs: dict[str, Environment] = {}
+        for locale in LOCALES:
+            env = Environment(
+                loader=FileSystemLoader(TEMPLATES),
+                autoescape=select_autoescape(("html",)),
+                extensions=["jinja2.ext.i18n"],
+                trim_blocks=True,
+                lstrip_blocks=True,
+                auto_reload=False,
+            )
+            translations = load_translations(locale)
+            env.install_gettext_translations(  # type: ignore[attr-defined]
+                translations, newstyle=True)
+            env.globals.update(_names(translations.gettext))
+            formats = Formats(locale, tz)
+            env.filters["num"] = formats.number
+            env.filters["dt"] = formats.datetime
+            env.filters["tm"] = formats.time
+            env.globals.update(globals_)
+            env.globals.update(_tiebreak_helpers(locale))
+            env.globals["locale"] = locale
+            env.globals["TieBreak"] = TieBreak
+            self.envs[locale] = env
+
+        self.gettext = {locale: load_translations(locale).gettext for locale in LOCALES}
+
+    def render(self, locale: str, name: str, context: Mapping[str, Any]) -> str:
+        return self.envs[locale].get_template(name).render(context)

@@ -1,0 +1,95 @@
+"""Web fixtures: an app on a fresh SQLite database (PostgreSQL is covered by the service tests
+and one web smoke test), test clients logged in as each role, the demo tournaments."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from turnir.services.accounts import AccountRole, create_account, make_hasher
+from turnir.storage.database import Database
+from turnir.web.app import create_app
+from turnir.web.settings import WebSettings
+
+PASSWORD = "correct horse battery"
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+@pytest.fixture
+def web_db(sqlite_template: Path, tmp_path: Path) -> Iterator[Database]:
+    path = tmp_path / "web.db"
+    shutil.copyfile(sqlite_template, path)
+    db = Database.open(f"sqlite:///{path}")
+    yield db
+    db.close()
+
+
+def settings_for(db: Database, **overrides: object) -> WebSettings:
+    return WebSettings(database_url=db.engine.url.render_as_string(hide_password=False),
+                       fast_hashing=True, secret_key="test-secret", **overrides)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def app(web_db: Database) -> FastAPI:
+    return create_app(settings_for(web_db), db=web_db)
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+
+
+def csrf_of(client: TestClient, path: str = "/login") -> str:
+    found = CSRF.search(client.get(path).text)
+    assert found, f"no CSRF token on {path}"
+    return found.group(1)
+
+
+def log_in(client: TestClient, login: str, password: str = PASSWORD) -> TestClient:
+    token = csrf_of(client)
+    answer = client.post("/login", data={"login": login, "password": password,
+                                         "csrf_token": token, "next": "/"},
+                         follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+    return client
+
+
+def add_account(db: Database, login: str, role: AccountRole,
+                person_id: int | None = None) -> None:
+    create_account(db, login=login, name=login.title(), password=PASSWORD, role=role,
+                   person_id=person_id, actor="test", hasher=make_hasher(fast=True))
+
+
+@dataclass
+class Clients:
+    app: FastAPI
+    made: list[TestClient]
+
+    def new(self) -> TestClient:
+        c = TestClient(self.app, raise_server_exceptions=False)
+        c.__enter__()
+        self.made.append(c)
+        return c
+
+    def as_(self, login: str | None) -> TestClient:
+        c = self.new()
+        return c if login is None else log_in(c, login)
+
+
+@pytest.fixture
+def clients(app: FastAPI) -> Iterator[Clients]:
+    made = Clients(app, [])
+    yield made
+    for c in made.made:
+        c.__exit__(None, None, None)
+
+
+Factory = Callable[[str | None], TestClient]
