@@ -86,7 +86,7 @@ def nice_ticks(low: Decimal, high: Decimal, *, count: int = 5) -> list[Decimal]:
     ticks = []
     value = first
     while value <= last:
-        ticks.append(value.normalize() if value != 0 else Decimal(0))
+        ticks.append(Decimal(f"{value.normalize():f}"))
         value += step_d
     return ticks
 

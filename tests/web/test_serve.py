@@ -25,7 +25,7 @@ def test_serve_with_the_demo(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "TURNIR_DATABASE_URL"}
     env["XDG_DATA_HOME"] = str(tmp_path)
     process = subprocess.Popen(
-        [sys.executable, "-m", "turnir.cli.main", "serve", "--demo", "--port", str(port)],
+        [str(Path(sys.executable).parent / "turnir"), "serve", "--demo", "--port", str(port)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert process.stdout is not None

@@ -28,6 +28,7 @@ from turnir.cli.db_player import player_app
 from turnir.cli.db_round import round_app
 from turnir.cli.db_tournament import judge_app, tournament_app
 from turnir.cli.parsing import parse_points
+from turnir.cli.rating import rating_app
 from turnir.cli.robot import robot_app
 from turnir.cli.users import user_app
 from turnir.domain.model import Player, Settings
@@ -312,6 +313,7 @@ _mount_database_commands()
 
 
 app.add_typer(robot_app, name="robot", help="The online judge robot.")
+app.add_typer(rating_app, name="rating")
 app.add_typer(user_app, name="user")
 app.command("serve")(serve)
 

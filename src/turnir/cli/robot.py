@@ -1,4 +1,6 @@
-"""``turnir robot``: replay a recorded game, simulate a round, or serve the robot's HTTP API.
+"""``turnir robot``: replay a recorded game, simulate a round, serve the robot's HTTP API on the
+database (an online tournament's results go into it), and a judge's commands for the results
+the robot could not record (``unapplied``, ``retry``, ``dismiss``) and its decisions.
 
 The main CLI mounts ``robot_app``. A ``UserError`` is printed on stderr with exit code 2.
 """
@@ -15,8 +17,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from turnir.cli.db_common import ActorOption, actor_name, database, guarded, tournament_id
 from turnir.domain.robot_rules import color_name
 from turnir.errors import UserError
+from turnir.robot.clock import SystemClock
 from turnir.robot.decision import format_clock
 from turnir.robot.engine import (
     DEFAULT_STOCKFISH,
@@ -25,10 +29,14 @@ from turnir.robot.engine import (
     SearchLimit,
     StockfishPool,
 )
+from turnir.robot.journal import OnlineResult
 from turnir.robot.pgn import read_recorded_game
 from turnir.robot.replay import EntryKind, ReplayReport, replay, scripted_for
-from turnir.robot.schemas import DecisionOut
+from turnir.robot.schemas import DecisionOut, OnlineResultOut
 from turnir.robot.simulate import SimulationSettings, random_evaluator, simulate_round
+from turnir.robot.sink import WebhookResultSink
+from turnir.services.online import ROBOT_ACTOR
+from turnir.storage.database import Database
 
 robot_app = typer.Typer(
     name="robot",
@@ -197,13 +205,145 @@ def serve_command(
     nodes: NodesOpt = 10_000,
     processes: ProcessesOpt = 2,
     stockfish: PathOpt = DEFAULT_STOCKFISH,
+    memory: Annotated[bool, typer.Option(
+        "--memory", help="Keep games and decisions in memory only (no database, no "
+        "tournament results).")] = False,
+    restore_hours: Annotated[float, typer.Option(
+        min=0.0, help="On start, rebuild the games of rounds started this many hours ago "
+        "or later.")] = 24.0,
+    actor: Annotated[str, typer.Option(
+        help="Who the audit log names for the results the robot records.")] = ROBOT_ACTOR,
 ) -> None:
-    """Run the robot's HTTP API with checks on the real clock."""
+    """Run the robot's HTTP API with checks on the real clock, on the database.
+
+    The database in effect (TURNIR_DATABASE_URL or the default) keeps the games, their events
+    and the decisions, and gets the online tournaments' results.
+    """
     import uvicorn
 
     from turnir.robot.api import create_robot_app
 
-    app = create_robot_app(engine=EngineSettings(path=stockfish, processes=processes,
-                                                 limit=SearchLimit(nodes=nodes)),
-                           webhook_url=webhook)
+    engine = EngineSettings(path=stockfish, processes=processes, limit=SearchLimit(nodes=nodes))
+    if memory:
+        app = create_robot_app(engine=engine, webhook_url=webhook)
+        uvicorn.run(app, host=host, port=port)
+        return
+    from turnir.services.online import online_robot
+
+    try:
+        db = Database.open()
+    except UserError as error:
+        raise _fail(error.message) from None
+    pool = StockfishPool(engine)
+    hook = WebhookResultSink(webhook) if webhook else None
+    clock = SystemClock()
+    try:
+        robot, results = online_robot(
+            db, clock=clock, evaluator=pool, actor=actor, also=[hook] if hook else [],
+            restore_since_ms=clock.now_ms() - round(restore_hours * 3_600_000))
+    except UserError as error:
+        pool.close()
+        db.close()
+        raise _fail(error.message) from None
+    closing = [*([hook.close] if hook else []), pool.close, db.close]
+    err_console.print(f"robot on {db.describe()}: {len(robot.game_ids())} games restored",
+                      highlight=False)
+    app = create_robot_app(robot, results=results, on_close=closing)
     uvicorn.run(app, host=host, port=port)
+
+
+def _results_table(title: str, results: list[OnlineResult]) -> Table:
+    table = Table(title=title)
+    for column in ("Game", "Match", "White v Black", "Result", "Reason", "State", "Why / note"):
+        table.add_column(column)
+    for r in results:
+        link = r.link
+        match = "" if link is None else (
+            f"#{link.tournament_id} r{link.round} t{link.table} g{link.game}")
+        table.add_row(r.game_id, match, f"{r.white} v {r.black}", r.result.value,
+                      r.reason + (f" ({r.rule})" if r.rule else ""), r.state, r.problem or "")
+    return table
+
+
+def _results_json(results: list[OnlineResult]) -> str:
+    return json.dumps([OnlineResultOut.build(r).model_dump(mode="json") for r in results],
+                      ensure_ascii=False)
+
+
+@robot_app.command("unapplied")
+def unapplied_command(
+    tournament: Annotated[str | None, typer.Argument(
+        help="Only this tournament (its number or name).")] = None,
+    every: Annotated[bool, typer.Option(
+        "--all", help="Every ended game, not only the unapplied ones.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Online results the robot could not record in their tournament.
+
+    A judge removes the cause and retries them, or dismisses them.
+    """
+    from turnir.services.online import UNAPPLIED, online_results
+
+    with database() as db:
+        tid = None if tournament is None else tournament_id(db, tournament)
+        found = guarded(lambda: online_results(db, tournament_id=tid,
+                                               state=None if every else UNAPPLIED))
+    if as_json:
+        console.print_json(_results_json(found))
+        return
+    if not found:
+        console.print("no unapplied results" if not every else "no ended online games")
+        return
+    console.print(_results_table("Online results" if every else "Unapplied online results",
+                                 found))
+
+
+@robot_app.command("retry")
+def retry_command(
+    game: Annotated[str, typer.Argument(help="The game's id.")],
+    actor: ActorOption = None,
+) -> None:
+    """Record an unapplied result again, once its cause is removed."""
+    from turnir.services.online import retry_game_end
+
+    with database() as db:
+        done = guarded(lambda: retry_game_end(db, game, actor=actor_name(actor)))
+    message = f"{done.game_id}: {done.state}"
+    console.print(message + (f" ({done.problem})" if done.problem else ""), highlight=False)
+    if done.state != "applied":
+        raise typer.Exit(code=2)
+
+
+@robot_app.command("dismiss")
+def dismiss_command(
+    game: Annotated[str, typer.Argument(help="The game's id.")],
+    note: Annotated[str, typer.Option(help="Why (e.g. how the result was settled).")],
+    actor: ActorOption = None,
+) -> None:
+    """Set an unapplied result aside (logged with the note)."""
+    from turnir.services.online import dismiss_game_end
+
+    with database() as db:
+        done = guarded(lambda: dismiss_game_end(db, game, actor=actor_name(actor), note=note))
+    console.print(f"{done.game_id}: {done.state}", highlight=False)
+
+
+@robot_app.command("decisions")
+def decisions_command(
+    game: Annotated[str, typer.Argument(help="The game's id.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """The robot's decisions about a game, as both players see them."""
+    from turnir.services.robot_store import DatabaseRobotStore
+
+    with database() as db:
+        found = guarded(lambda: DatabaseRobotStore(db).for_game(game))
+    if as_json:
+        console.print_json(json.dumps([DecisionOut.build(d).model_dump(mode="json")
+                                       for d in found], ensure_ascii=False))
+        return
+    if not found:
+        console.print(f"no decisions about {game}", highlight=False)
+        return
+    for d in found:
+        console.print(f"[bold]{d.id}[/] {d.message}", highlight=False)

@@ -154,7 +154,11 @@ class Robot:
                                         "other details", code="game_exists")
                 return known.snapshot(self._now_for(known))
             if self.journal is not None:
-                link = self.journal.register(setup, link)
+                self.journal.register(setup, link)
+                # Kept from before (a game older than the restore window): as it was kept.
+                self._reload(setup.game_id)
+                game = self._game(setup.game_id)
+                return game.snapshot(self._now_for(game))
             game = Game(setup, self.settings)
             self._games[setup.game_id] = game
             self._links[setup.game_id] = link
@@ -274,14 +278,18 @@ class Robot:
                         for p in plans if p.pov is not None]
             results = self._evaluate(requests)
             ending: list[Decision] = []
-            with self._lock:
-                for plan in plans:
-                    outcome = self._conclude(plan, now, results.get(plan.key))
-                    outcomes.append(outcome)
-                    if outcome.decision is not None and outcome.decision.ends_game:
-                        ending.append(outcome.decision)
-            self._keep_stages(outcomes)
-            self._deliver(ending)
+            try:
+                with self._lock:
+                    for plan in plans:
+                        outcome = self._conclude(plan, now, results.get(plan.key))
+                        outcomes.append(outcome)
+                        if outcome.decision is not None and outcome.decision.ends_game:
+                            ending.append(outcome.decision)
+            finally:
+                # Also when storing a decision failed midway: what was decided is kept and
+                # handed over; the games not concluded are checked again at the next run.
+                self._keep_stages(outcomes)
+                self._deliver(ending)
             return CheckRun(now, tuple(outcomes), len(requests))
 
     def _keep_stages(self, outcomes: list[CheckOutcome]) -> None:

@@ -61,6 +61,7 @@ from turnir.services.rating_terms import (
 from turnir.storage.database import Database
 from turnir.storage.mappers import Progress, load_tournament, name_key, tournament_row
 from turnir.storage.ratings import (
+    HistoryValues,
     Pair,
     PersonRef,
     book_of,
@@ -304,26 +305,32 @@ def _write(conn: Connection, plan: _Plan, *, submitted: RatedTournament | None,
     warlock_k = dict(conn.execute(select(rating_tournaments.c.tournament_id,
                                          rating_tournaments.c.warlock_k)).all()) if ids else {}
     changed_ids = []
-    pending: list[tuple[int, list[Any]]] = []
+    pending: list[tuple[int, list[HistoryValues]]] = []
+    coefficients: dict[int, Fraction] = {}
     for tournament, report in plan.reports:
         tid = int(tournament.id)
         values = report_values(report)
         if submitted is not None and tid == submitted.id:
             save_tournament(conn, tournament, report, at=change.at, actor=change.actor)
         elif warlock_k.get(tid) != exact_text(report.warlock_k):
-            update_warlock_k(conn, tid, report.warlock_k)
+            coefficients[tid] = report.warlock_k
         if stored.get(tid) != values:
             changed_ids.append(tid)
             pending.append((tid, values))
+    update_warlock_k(conn, coefficients)
     known = entry_numbers(conn, [tid for tid in changed_ids
                                  if submitted is None or tid != submitted.id])
     count = len(plan.reports)
     total = 2 * count or 1
+    batch: list[tuple[int, Sequence[HistoryValues], Mapping[int, int]]] = []
     for done, (tid, values) in enumerate(pending, start=1):
         own = numbers if submitted is not None and tid == submitted.id else known[tid]
-        replace_history(conn, tid, values, own)
-        if progress is not None:  # the second half of the bar: writing what differs
-            progress(count + count * done // len(pending), total)
+        batch.append((tid, values, own))
+        if len(batch) == _REPLAY_CHUNK or done == len(pending):
+            replace_history(conn, batch)
+            batch = []
+            if progress is not None:  # the second half of the bar: writing what differs
+                progress(count + count * done // len(pending), total)
     write_current(conn, plan.old, plan.new, change.at)
     recount_tournaments(conn, None if submitted is None else plan.touched)
     if progress is not None:

@@ -33,7 +33,7 @@ from turnir.storage.mappers import (
     tournament_row,
 )
 from turnir.storage.repositories import last_round_number, match_row, round_row
-from turnir.storage.tables import entries
+from turnir.storage.tables import entries, pairings
 from turnir.storage.tables_accounts import result_reports, round_timers
 
 
@@ -155,6 +155,15 @@ def round_reports(db: Database, tournament_id: int, round_number: int) -> dict[i
             result_reports.c.round == round_number)):
             found.setdefault(row.table_no, {})[row.side] = _result_of(row)
     return {table: TableReports(sides.get("a"), sides.get("b")) for table, sides in found.items()}
+
+
+def pairing_versions(db: Database, tournament_id: int, round_number: int) -> dict[int, int]:
+    """table → the pairing's version, for a grid that sends ``expected_version``."""
+    with db.read() as conn:
+        rnd = round_row(conn, tournament_id, round_number)
+        return {table: version for table, version in conn.execute(
+            select(pairings.c.table_no, pairings.c.version)
+            .where(pairings.c.round_id == rnd["id"], pairings.c.kind == "match"))}
 
 
 # ----- the round clock ---------------------------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 
 from turnir.domain.robot_rules import CheckStage
 from turnir.errors import ConflictError
@@ -76,7 +76,8 @@ class DatabaseRobotStore:
 
     def __len__(self) -> int:
         with self.db.read() as conn:
-            return len(conn.execute(select(robot_decisions.c.seq)).all())
+            return int(conn.execute(select(func.count()).select_from(robot_decisions)
+                                    ).scalar_one())
 
     # --- GameJournal -------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from turnir.domain.tournament import (
 from turnir.errors import ConflictError, InvariantError
 from turnir.services.common import Status, changing, refuse_when_finished, touch_tournament
 from turnir.services.eligibility import check_head_judge_at_start
+from turnir.services.penalty_effects import decide_waiting_match_losses
 from turnir.services.players import drop_absent
 from turnir.storage.database import Database
 from turnir.storage.mappers import insert_round, load_tournament, tournament_row
@@ -107,6 +108,9 @@ def _pair(change: Change, tournament_id: int, expected_version: int | None,
         change.log(tournament_id, "player.drop", "entry", number, {"dropped_after": None},
                    {"dropped_after": 0, "reason": "did not check in"})
     change.log(tournament_id, "round.pair", "round", rnd.number, None, round_json(rnd))
+    if decide_waiting_match_losses(change, tournament_id, rnd.number):  # J-3
+        paired = load_tournament(conn, tournament_id)
+        rnd = paired.rounds[-1]
     return RoundView(rnd, paired, version)
 
 

@@ -19,7 +19,17 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping, delete, func, insert, select, text, update
+from sqlalchemy import (
+    Connection,
+    RowMapping,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
 
 from turnir.domain.ratings import (
     DEFAULT_SETTINGS,
@@ -36,6 +46,7 @@ from turnir.domain.ratings import (
     to_rating,
 )
 from turnir.errors import UserError
+from turnir.storage.direct import DirectStatement
 from turnir.storage.tables import people
 from turnir.storage.tables_ratings import (
     rating_base,
@@ -48,7 +59,9 @@ from turnir.storage.tables_ratings import (
 _PG_RATING_LOCK = 7_413_006
 """The PostgreSQL advisory lock key held while the rating book changes."""
 _CHUNK = 500
-"""Values per ``IN (…)`` list and rows per multi-row insert."""
+"""Values per ``IN (…)`` list."""
+_ROWS = 5000
+"""Rows per batched insert or update."""
 
 HistoryValues = tuple[int, int, bool, int, int, str, bool, bool, int | None, int, bool]
 """One participant as stored: person, place, J-4 flag, professional before and after, bound,
@@ -184,16 +197,28 @@ def rated_count(conn: Connection) -> int:
     return int(conn.execute(select(func.count()).select_from(rating_tournaments)).scalar_one())
 
 
+_ALL_PLACES = DirectStatement(
+    select(rating_history.c.tournament_id, rating_history.c.person_id, rating_history.c.place,
+           rating_history.c.disqualified_without_prizes)
+    .order_by(rating_history.c.tournament_id, rating_history.c.place))
+
+
+def _fetch_all(statement: DirectStatement, conn: Connection) -> list[Sequence[Any]]:
+    """Every row of a statement without parameters, as the driver gives them (fast)."""
+    cursor = statement.execute(conn, {})
+    try:
+        rows: list[Sequence[Any]] = cursor.fetchall()
+    finally:
+        cursor.close()
+    return rows
+
+
 def load_history(conn: Connection) -> list[RatedTournament]:
     """Every rated tournament, in the order of R-6."""
     rows = conn.execute(select(rating_tournaments).order_by(
         rating_tournaments.c.ended_at, rating_tournaments.c.tournament_id)).mappings().all()
     lines: dict[int, list[tuple[int, int, bool]]] = defaultdict(list)
-    for tid, person, place, dq in conn.execute(
-        select(rating_history.c.tournament_id, rating_history.c.person_id,
-               rating_history.c.place, rating_history.c.disqualified_without_prizes)
-        .order_by(rating_history.c.tournament_id, rating_history.c.place)
-    ):
+    for tid, person, place, dq in _fetch_all(_ALL_PLACES, conn):
         lines[tid].append((person, place, dq))
     return [_tournament(row, lines[row["tournament_id"]]) for row in rows]
 
@@ -218,10 +243,16 @@ def save_tournament(conn: Connection, tournament: RatedTournament, report: Ratin
     return version
 
 
-def update_warlock_k(conn: Connection, tournament_id: int, warlock_k: Fraction) -> None:
-    conn.execute(update(rating_tournaments)
-                 .where(rating_tournaments.c.tournament_id == tournament_id)
-                 .values(warlock_k=exact_text(warlock_k)))
+_UPDATE_WARLOCK_K = (update(rating_tournaments)
+                     .where(rating_tournaments.c.tournament_id == bindparam("tid"))
+                     .values(warlock_k=bindparam("k")))
+
+
+def update_warlock_k(conn: Connection, coefficients: Mapping[int, Fraction]) -> None:
+    """Store the Warlock K of some tournaments (it follows the settings, R-5)."""
+    rows = [{"tid": tid, "k": exact_text(k)} for tid, k in coefficients.items()]
+    for batch in chunks(rows, _ROWS):
+        conn.execute(_UPDATE_WARLOCK_K, list(batch))
 
 
 # ----- the history -------------------------------------------------------------------------
@@ -239,39 +270,60 @@ def report_values(report: RatingReport) -> list[HistoryValues]:
     return values
 
 
+_ALL_VALUES = DirectStatement(
+    select(rating_history.c.tournament_id, rating_history.c.person_id, rating_history.c.place,
+           rating_history.c.disqualified_without_prizes, rating_history.c.professional_before,
+           rating_history.c.professional_after, rating_history.c.bound,
+           rating_history.c.floor_applied, rating_history.c.reset_applied,
+           rating_history.c.warlock_before, rating_history.c.warlock_after,
+           rating_history.c.warlock_reset)
+    .order_by(rating_history.c.tournament_id, rating_history.c.place))
+"""Every stored row, read straight from the driver (a whole-history replay reads them all)."""
+_WHOLE_HISTORY = 1000
+"""From this many tournaments on, ``stored_values`` reads every row instead of ``IN`` lists."""
+
+
 def stored_values(conn: Connection, tournament_ids: Sequence[int]
                   ) -> dict[int, list[HistoryValues]]:
     """The stored rows of some tournaments, in place order, as ``report_values`` gives them."""
     found: dict[int, list[HistoryValues]] = defaultdict(list)
-    h = rating_history.c
-    for part in chunks(list(tournament_ids)):
-        for row in conn.execute(
+    wanted = set(tournament_ids)
+    if len(wanted) >= _WHOLE_HISTORY:
+        rows: Iterable[Sequence[Any]] = _fetch_all(_ALL_VALUES, conn)
+    else:
+        h = rating_history.c
+        rows = [row for part in chunks(sorted(wanted)) for row in conn.execute(
             select(h.tournament_id, h.person_id, h.place, h.disqualified_without_prizes,
                    h.professional_before, h.professional_after, h.bound, h.floor_applied,
                    h.reset_applied, h.warlock_before, h.warlock_after, h.warlock_reset)
-            .where(h.tournament_id.in_(part)).order_by(h.tournament_id, h.place)
-        ):
+            .where(h.tournament_id.in_(part)).order_by(h.tournament_id, h.place))]
+    for row in rows:
+        if row[0] in wanted:
             found[row[0]].append((row[1], row[2], bool(row[3]), row[4], row[5], row[6],
                                   bool(row[7]), bool(row[8]), row[9], row[10], bool(row[11])))
     return found
 
 
-def replace_history(conn: Connection, tournament_id: int, values: Sequence[HistoryValues],
-                    numbers: Mapping[int, int]) -> None:
-    """Store one tournament's rows (``numbers``: person -> entry number), replacing any."""
-    conn.execute(delete(rating_history).where(rating_history.c.tournament_id == tournament_id))
+def replace_history(conn: Connection,
+                    tournaments: Sequence[tuple[int, Sequence[HistoryValues], Mapping[int, int]]]
+                    ) -> None:
+    """Store the rows of some tournaments, replacing theirs: ``(tournament id, values,
+    person -> entry number)`` each; in a few batched statements."""
+    for part in chunks([tid for tid, _, _ in tournaments]):
+        conn.execute(delete(rating_history).where(rating_history.c.tournament_id.in_(part)))
     rows = [
-        {"tournament_id": tournament_id, "person_id": person, "number": numbers[person],
+        {"tournament_id": tid, "person_id": person, "number": numbers[person],
          "place": place, "disqualified_without_prizes": dq, "professional_before": pro_before,
          "professional_change": pro_after - pro_before, "professional_after": pro_after,
          "bound": bound, "floor_applied": floor, "reset_applied": reset,
          "warlock_before": war_before, "warlock_change": war_after - (war_before or 0),
          "warlock_after": war_after, "warlock_reset": war_reset}
+        for tid, values, numbers in tournaments
         for (person, place, dq, pro_before, pro_after, bound, floor, reset, war_before,
              war_after, war_reset) in values
     ]
-    for part in chunks(rows):
-        conn.execute(insert(rating_history), list(part))
+    for batch in chunks(rows, _ROWS):
+        conn.execute(insert(rating_history), list(batch))
 
 
 def entry_numbers(conn: Connection, tournament_ids: Sequence[int]) -> dict[int, dict[int, int]]:
@@ -327,24 +379,33 @@ def pair_of(rating: PlayerRating) -> Pair:
             None if rating.warlock is None else hundredths(rating.warlock))
 
 
+_UPDATE_CURRENT = (update(rating_current)
+                   .where(rating_current.c.person_id == bindparam("person"))
+                   .values(professional=bindparam("professional"),
+                           warlock=bindparam("warlock"), updated_at=bindparam("at")))
+
+
 def write_current(conn: Connection, old: Mapping[int, Pair], new: Mapping[int, Pair | None],
                   at: datetime) -> None:
     """Bring ``rating_current`` from ``old`` to ``new`` (``None``: no longer rated)."""
-    c = rating_current.c
-    inserts = []
+    gone, inserts, updates = [], [], []
     for person, pair in new.items():
         before = old.get(person)
         if pair is None:
             if before is not None:
-                conn.execute(delete(rating_current).where(c.person_id == person))
+                gone.append(person)
         elif before is None:
             inserts.append({"person_id": person, "professional": pair[0], "warlock": pair[1],
                             "tournaments": 0, "updated_at": at})
         elif before != pair:
-            conn.execute(update(rating_current).where(c.person_id == person)
-                         .values(professional=pair[0], warlock=pair[1], updated_at=at))
-    for part in chunks(inserts):
-        conn.execute(insert(rating_current), list(part))
+            updates.append({"person": person, "professional": pair[0], "warlock": pair[1],
+                            "at": at})
+    for part in chunks(sorted(gone)):
+        conn.execute(delete(rating_current).where(rating_current.c.person_id.in_(part)))
+    for batch in chunks(updates, _ROWS):
+        conn.execute(_UPDATE_CURRENT, list(batch))
+    for batch in chunks(inserts, _ROWS):
+        conn.execute(insert(rating_current), list(batch))
 
 
 def recount_tournaments(conn: Connection, persons: Iterable[int] | None = None) -> None:

@@ -17,10 +17,14 @@ from fastapi.staticfiles import StaticFiles
 from turnir.services.accounts import make_hasher
 from turnir.storage.database import Database
 from turnir.web import errors
+from turnir.web.api import PREFIX as API_PREFIX
+from turnir.web.api import create_api_router
 from turnir.web.auth import create_auth_router
 from turnir.web.cache import PageCache
 from turnir.web.deps import WebState
 from turnir.web.i18n import zone
+from turnir.web.judging import create_judging_router
+from turnir.web.organizer import create_organizer_router
 from turnir.web.public import create_public_router
 from turnir.web.security import LoginLimiter
 from turnir.web.settings import WebSettings
@@ -44,7 +48,8 @@ def create_app(settings: WebSettings | None = None, *, db: Database | None = Non
                 database.close()
 
     app = FastAPI(title="turnir", version="1", lifespan=lifespan, docs_url=None,
-                  redoc_url=None, openapi_url=None)
+                  redoc_url=None, openapi_url=f"{API_PREFIX}/openapi.json",
+                  description="The tournament reporter's REST API (docs/web.md).")
     app.state.web = WebState(
         settings=settings, db=database,
         templates=Templates(zone(settings.timezone), {"static_url": "/static"}),
@@ -55,6 +60,10 @@ def create_app(settings: WebSettings | None = None, *, db: Database | None = Non
     )
     errors.install(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(create_public_router())
-    app.include_router(create_auth_router())
+    routers = [create_public_router(), create_auth_router(), create_organizer_router(),
+               create_judging_router(), create_api_router()]
+    for router in routers:
+        app.include_router(router)
+    app.state.routers = routers
+    """Kept for listing every route (the authorization matrix test)."""
     return app

@@ -45,9 +45,11 @@ def error_body(code: str, message: str) -> dict[str, str]:
     return {"code": code, "message": message}
 
 
-def _message_response(request: Request, status: int, message: str, code: str) -> Response:
+def _message_response(request: Request, status: int, message: str, code: str,
+                      headers: dict[str, str] | None = None) -> Response:
     if is_api(request):
-        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        if status == 401:
+            headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
         return JSONResponse(error_body(code, message), status_code=status, headers=headers)
     if is_htmx(request):
         response = render(request, "_message.html", status=status, message=message,
@@ -82,7 +84,11 @@ async def http_error(request: Request, error: Exception) -> Response:
     message = str(error.detail) if error.detail else "error"
     if error.status_code == 404:
         message = "no such page"
-    return _message_response(request, error.status_code, message, code)
+    response = _message_response(request, error.status_code, message, code,
+                                 dict(error.headers) if error.headers else None)
+    if error.headers and not is_api(request):
+        response.headers.update(error.headers)
+    return response
 
 
 async def internal_error(request: Request, error: Exception) -> Response:

@@ -1,0 +1,212 @@
+"""Technical results by crystal count (S-8) and claims after time-out (S-9).
+
+Both happen when the round's time is up, so the game ruled on is the last game of the match:
+the ruling is stored (``game_rulings``) and, when it decides the game, the match result is
+recorded at once from the games played before it and the ruled game, each with its reason
+(S-1; the results service applies any pending penalty losses, J-3). A refused claim records
+only the ruling: play goes on to the crystal count.
+
+Only the head judge records a technical result (002 604.2); any judge of the tournament
+decides a claim. A floor judge's ruling on a claim can be taken to the head judge, who decides
+the claim again with ``correction=True``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, RowMapping, insert, select
+
+from turnir.domain.penalties import (
+    Claim,
+    ClaimKind,
+    CrystalCount,
+    GameRecord,
+    Side,
+    Text,
+    decide_claim,
+    technical_result,
+)
+from turnir.domain.results import GameReason, MatchResult
+from turnir.errors import UserError
+from turnir.services.common import changing, refuse_when_finished
+from turnir.services.judging import ActingJudge, acting_judge
+from turnir.services.results import GameReport, RecordedResult, record_result_in
+from turnir.storage.database import Database
+from turnir.storage.mappers import tournament_row
+from turnir.storage.penalty_rows import judging_settings_of
+from turnir.storage.repositories import Change, entry_by_ref, match_row, round_row
+from turnir.storage.tables_penalties import game_rulings
+
+
+@dataclass(frozen=True, slots=True)
+class GameRulingView:
+    """A judge's ruling on one game (S-8, S-9)."""
+
+    id: int
+    round: int
+    table: int
+    game: int
+    """The game's number among the games played at the table."""
+    kind: str
+    """``technical`` or ``claim``."""
+    crystals: tuple[int, int] | None
+    margin: int | None
+    claim: ClaimKind | None
+    claimant: Side | None
+    granted: bool | None
+    winner: Side | None
+    reason: GameReason | None
+    """The game's reason when the ruling decided it."""
+    judge: str
+    explanation: Text
+    note: str
+    at: datetime
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "round": self.round, "table": self.table, "game": self.game,
+                "kind": self.kind, "crystals": None if self.crystals is None
+                else list(self.crystals), "margin": self.margin,
+                "claim": None if self.claim is None else self.claim.value,
+                "claimant": None if self.claimant is None else self.claimant.value,
+                "granted": self.granted,
+                "winner": None if self.winner is None else self.winner.value,
+                "reason": None if self.reason is None else self.reason.value,
+                "judge": self.judge,
+                "explanation": {"ru": self.explanation.ru, "en": self.explanation.en},
+                "note": self.note, "at": self.at.isoformat()}
+
+
+def _ruling(row: RowMapping) -> GameRulingView:
+    crystals = (None if row["crystals_a"] is None
+                else (int(row["crystals_a"]), int(row["crystals_b"])))
+    return GameRulingView(
+        id=row["id"], round=row["round"], table=row["table_no"], game=row["game"],
+        kind=row["kind"], crystals=crystals, margin=row["margin"],
+        claim=None if row["claim"] is None else ClaimKind(row["claim"]),
+        claimant=None if row["claimant"] is None else Side(row["claimant"]),
+        granted=row["granted"], winner=None if row["winner"] is None else Side(row["winner"]),
+        reason=None if row["reason"] is None else GameReason(row["reason"]),
+        judge=row["judge_name"], explanation=Text(row["explanation_ru"], row["explanation_en"]),
+        note=row["note"], at=row["at"],
+    )
+
+
+def rulings_in(conn: Connection, tournament_id: int) -> list[GameRulingView]:
+    return [_ruling(r) for r in conn.execute(
+        select(game_rulings).where(game_rulings.c.tournament_id == tournament_id)
+        .order_by(game_rulings.c.id)).mappings()]
+
+
+def list_rulings(db: Database, tournament_id: int) -> list[GameRulingView]:
+    with db.read() as conn:
+        tournament_row(conn, tournament_id)
+        return rulings_in(conn, tournament_id)
+
+
+@dataclass(frozen=True, slots=True)
+class RulingOutcome:
+    ruling: GameRulingView
+    result: RecordedResult | None
+    """The match result recorded with the ruled game; ``None`` for a refused claim."""
+
+
+def _line(conn: Connection, tournament_id: int, round_number: int, table: int) -> RowMapping:
+    rnd = round_row(conn, tournament_id, round_number)
+    return match_row(conn, rnd["id"], round_number, table)
+
+
+def _record_match(change: Change, tournament_id: int, round_number: int, table: int,
+                  before: Sequence[GameReport], game: GameRecord,
+                  correction: bool) -> RecordedResult:
+    reported = [*before, GameReport.of(game)]
+    wins_a = sum(g.winner == "a" for g in reported)
+    wins_b = sum(g.winner == "b" for g in reported)
+    draws = sum(g.winner is None for g in reported)
+    return record_result_in(change.conn, tournament_id, round_number, table,
+                            MatchResult.played(wins_a, wins_b, draws), actor=change.actor,
+                            correction=correction, games_played=reported)
+
+
+def _store(change: Change, tournament_id: int, round_number: int, table: int, game: int,
+           acting: ActingJudge, explanation: Text, note: str, **values: Any) -> GameRulingView:
+    conn = change.conn
+    ruling_id = int(conn.execute(insert(game_rulings).values(
+        tournament_id=tournament_id, round=round_number, table_no=table, game=game,
+        judge_id=acting.id, judge_name=acting.name, explanation_ru=explanation.ru[:500],
+        explanation_en=explanation.en[:500], note=note[:1000], at=change.at,
+        actor=change.actor, **values,
+    ).returning(game_rulings.c.id)).scalar_one())
+    row = conn.execute(select(game_rulings).where(game_rulings.c.id == ruling_id)).mappings()
+    view = _ruling(row.one())
+    change.log(tournament_id, f"game.{view.kind}", "pairing", f"{round_number}.{table}", None,
+               view.as_json())
+    return view
+
+
+def record_technical_result(
+    db: Database, tournament_id: int, round_number: int, table: int, *,
+    crystals_a: CrystalCount, crystals_b: CrystalCount, actor: str, judge: str | None = None,
+    games_before: Sequence[GameReport] = (), correction: bool = False, note: str = "",
+) -> RulingOutcome:
+    """The head judge counts the crystals when time is up and both players can still win
+    (S-8): the larger total wins by the tournament's margin, else a technical draw; the match
+    result is recorded with ``games_before`` and the technical game."""
+    with changing(db, tournament_id, actor) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        refuse_when_finished(row)
+        acting = acting_judge(conn, tournament_id, judge or actor,
+                              what="record a technical result")
+        _line(conn, tournament_id, round_number, table)
+        margin = judging_settings_of(conn, tournament_id, row["rules_level"]).technical_margin
+        tech = technical_result(crystals_a, crystals_b, judge=acting.judge, margin=margin)
+        recorded = _record_match(change, tournament_id, round_number, table, games_before,
+                                 tech.game, correction)
+        view = _store(change, tournament_id, round_number, table, len(games_before) + 1,
+                      acting, tech.explanation, note, kind="technical",
+                      crystals_a=tech.totals[0], crystals_b=tech.totals[1], margin=tech.margin,
+                      winner=None if tech.game.winner is None else tech.game.winner.value,
+                      reason=tech.game.reason.value)
+        return RulingOutcome(view, recorded)
+
+
+def decide_time_out_claim(
+    db: Database, tournament_id: int, round_number: int, table: int, *, claimant: str | int,
+    kind: ClaimKind, granted: bool, actor: str, judge: str | None = None,
+    games_before: Sequence[GameReport] = (), correction: bool = False, note: str = "",
+) -> RulingOutcome:
+    """A judge decides a claim after time-out (S-9): a clean victory by decisive advantage,
+    or a draw when neither can win. Granted, the match result is recorded with
+    ``games_before`` and the claimed game; refused, play goes on (to the crystal count)."""
+    with changing(db, tournament_id, actor) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        refuse_when_finished(row)
+        acting = acting_judge(conn, tournament_id, judge or actor, what="decide claims")
+        line = _line(conn, tournament_id, round_number, table)
+        number = entry_by_ref(conn, tournament_id, claimant)["number"]
+        if number not in (line["a"], line["b"]):
+            raise UserError(f"player #{number} does not play at round {round_number} table "
+                            f"{table}", code="bad_claim")
+        side = Side.A if number == line["a"] else Side.B
+        ruling = decide_claim(Claim(side, kind), granted=granted, judge=acting.judge, note=note)
+        recorded = None
+        if ruling.game is not None:
+            recorded = _record_match(change, tournament_id, round_number, table, games_before,
+                                     ruling.game, correction)
+        what = (Text("чистая победа", "a clean victory") if kind is ClaimKind.CLEAN_VICTORY
+                else Text("ничья", "a draw"))
+        verdict = Text("удовлетворено", "granted") if granted else Text("отклонено", "refused")
+        explanation = Text(f"игрок {side.value.upper()} требует: {what.ru}; {verdict.ru}",
+                           f"player {side.value.upper()} claims {what.en}: {verdict.en}")
+        view = _store(change, tournament_id, round_number, table, len(games_before) + 1,
+                      acting, explanation, ruling.note, kind="claim", claim=kind.value,
+                      claimant=side.value, granted=granted,
+                      winner=None if ruling.game is None or ruling.game.winner is None
+                      else ruling.game.winner.value,
+                      reason=None if ruling.game is None else ruling.game.reason.value)
+        return RulingOutcome(view, recorded)

@@ -1,0 +1,621 @@
+"""Use cases on penalties (J-1..J-8, T-6): give one, preview it, appeal it, withdraw it, list a
+player's penalties with their reasons.
+
+A judge's phone issues a penalty in three steps: pick the player (``services.players`` /
+``services.rounds`` list them with their tables), pick the reason (``penalty_catalogue``),
+confirm what ``preview_penalty`` shows (the guide's penalty with its explanation, whether a
+deviation needs the head judge, where a loss will land) with ``give_penalty``. Everything not
+chosen has a default: the penalty is the guide's (escalated, J-6), the moment is "during the
+player's current match" while it has no result, otherwise "after the last round" (J-3).
+
+Every change locks the tournament, leaves an audit record (``penalty.give``, ``penalty.appeal``,
+``penalty.withdraw``, ``penalty.apply``, ``penalty.accumulate``, ``result.correct``,
+``player.drop``, ``suspension.add``) and counts in the tournament's version; penalties carry
+their own version for appeals. ``give_penalty`` accepts an idempotency key, so a double tap
+gives one penalty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import Connection, RowMapping, insert, select, update
+
+from turnir.domain.penalties import (
+    AppealOutcome,
+    GivenAt,
+    Moment,
+    Penalty,
+    PenaltyRecord,
+    PenaltyStatus,
+    RulesLevel,
+    Text,
+    check_may_suspend,
+    effects,
+    escalate,
+    stale_automatic,
+)
+from turnir.domain.penalties import decide_appeal as domain_decide_appeal
+from turnir.domain.penalties import give_penalty as domain_give_penalty
+from turnir.errors import ConflictError, NotFoundError, UserError
+from turnir.services.common import changing, refuse_when_finished, touch_tournament
+from turnir.services.judges import JudgeRole as Role
+from turnir.services.judging import (
+    ActingJudge,
+    acting_judge,
+    confirming_head_judge,
+    level_of,
+)
+from turnir.services.penalty_effects import land, player_pairings, refresh, register_suspension
+from turnir.services.penalty_losses import disqualify_player
+from turnir.services.results import RecordedResult
+from turnir.storage.database import Database
+from turnir.storage.mappers import tournament_row
+from turnir.storage.penalty_rows import (
+    insert_penalty,
+    load_catalogue,
+    next_seq,
+    penalty_row,
+    penalty_rows,
+    record_from_row,
+    record_json,
+)
+from turnir.storage.repositories import (
+    Change,
+    check_version,
+    entry_by_ref,
+    last_round_number,
+    store_answer,
+    stored_answer,
+)
+from turnir.storage.tables import entries, tournaments
+from turnir.storage.tables_penalties import appeals, penalties
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyView:
+    """One penalty as a player, a judge or the report sees it (J-7: the reason is shown)."""
+
+    seq: int
+    """The penalty's number in the tournament (``turnir penalty appeal T SEQ``)."""
+    player: int
+    player_name: str
+    reason: str
+    """The infraction code, or ``accumulation`` (J-6)."""
+    reason_name: Text
+    penalty: Penalty
+    guide_penalty: Penalty
+    """What the guide prescribes (default, escalated); differs from ``penalty`` on a
+    deviation (J-7)."""
+    given_at: GivenAt
+    explanation: Text
+    """Why, in words shown to the player (J-6, J-7)."""
+    judge: str
+    """Who gave it ('' for an automatic penalty)."""
+    confirmed_by: str
+    """The head judge who confirmed a deviation ('' if none was needed)."""
+    deferred: bool
+    sources: tuple[int, ...]
+    note: str
+    status: PenaltyStatus
+    applied_round: int | None
+    """The round whose result took its loss (J-3); ``None``: none yet, or no loss."""
+    effects: tuple[Penalty, ...]
+    """The penalty and the ones attached to it (J-2)."""
+    given_on: datetime
+    version: int
+
+    @property
+    def automatic(self) -> bool:
+        return self.judge == "" and self.reason == "accumulation"
+
+    @property
+    def deviation(self) -> bool:
+        return self.penalty is not self.guide_penalty
+
+    @property
+    def active(self) -> bool:
+        return self.status is PenaltyStatus.ACTIVE
+
+    @property
+    def pending_loss(self) -> bool:
+        """A game or match loss still waiting for its result (J-3)."""
+        return self.active and self.applied_round is None and any(
+            e in (Penalty.GAME_LOSS, Penalty.MATCH_LOSS) for e in self.effects)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq, "player": self.player, "player_name": self.player_name,
+            "reason": self.reason, "reason_name": {"ru": self.reason_name.ru,
+                                                   "en": self.reason_name.en},
+            "penalty": self.penalty.value, "guide_penalty": self.guide_penalty.value,
+            "deviation": self.deviation, "round": self.given_at.round,
+            "moment": self.given_at.moment.value, "game": self.given_at.game,
+            "explanation": {"ru": self.explanation.ru, "en": self.explanation.en},
+            "judge": self.judge, "confirmed_by": self.confirmed_by, "deferred": self.deferred,
+            "automatic": self.automatic, "sources": list(self.sources), "note": self.note,
+            "status": self.status.value, "applied_round": self.applied_round,
+            "pending_loss": self.pending_loss, "effects": [e.value for e in self.effects],
+            "given_on": self.given_on.isoformat(), "version": self.version,
+        }
+
+
+def penalty_view(row: RowMapping, player_name: str) -> PenaltyView:
+    record = record_from_row(row)
+    return PenaltyView(
+        seq=record.id, player=record.player, player_name=player_name, reason=record.reason,
+        reason_name=Text(row["reason_ru"], row["reason_en"]), penalty=record.penalty,
+        guide_penalty=record.guide_penalty, given_at=record.given_at,
+        explanation=record.explanation, judge=row["judge_name"],
+        confirmed_by=row["confirmed_by"], deferred=record.deferred, sources=record.sources,
+        note=record.note, status=record.status, applied_round=row["applied_round"],
+        effects=record.effects, given_on=row["created_at"], version=row["version"],
+    )
+
+
+def _names(conn: Connection, tournament_id: int) -> dict[int, str]:
+    return {number: name for number, name in conn.execute(
+        select(entries.c.number, entries.c.name).where(entries.c.tournament_id == tournament_id))}
+
+
+def views_in(conn: Connection, tournament_id: int,
+             player: int | None = None) -> list[PenaltyView]:
+    names = _names(conn, tournament_id)
+    rows = penalty_rows(conn, tournament_id, None if player is None else [player])
+    return [penalty_view(row, names.get(row["number"], "?")) for row in rows]
+
+
+def _view_of(conn: Connection, tournament_id: int, seq: int) -> PenaltyView:
+    row = penalty_row(conn, tournament_id, seq)
+    if row is None:
+        raise NotFoundError(f"no penalty #{seq} in this tournament", code="unknown_penalty")
+    name = conn.execute(select(entries.c.name).where(
+        entries.c.tournament_id == tournament_id, entries.c.number == row["number"])).scalar()
+    return penalty_view(row, str(name))
+
+
+# ----- the moment (J-3) ---------------------------------------------------------------------
+
+
+def default_moment(conn: Connection, tournament_id: int, number: int) -> GivenAt:
+    """During the player's current match while it has no result; otherwise after the last
+    round (before round 1: after round 0)."""
+    last = last_round_number(conn, tournament_id)
+    if last == 0:
+        return GivenAt.between_matches(0)
+    for line in player_pairings(conn, tournament_id, number, from_round=last):
+        if line["kind"] == "match" and line["outcome"] is None:
+            return GivenAt.during_game(last, 1)
+    return GivenAt.between_matches(last)
+
+
+def _check_moment(conn: Connection, tournament_id: int, number: int, at: GivenAt) -> None:
+    last = last_round_number(conn, tournament_id)
+    if at.round > last:
+        raise UserError(f"round {at.round} has not been paired yet (the last is {last})",
+                        code="bad_moment")
+    if at.moment is Moment.BETWEEN_MATCHES:
+        return
+    lines = [line for line in player_pairings(conn, tournament_id, number, from_round=at.round)
+             if line["round"] == at.round]
+    if not lines or lines[0]["kind"] != "match":
+        raise UserError(f"player #{number} has no match in round {at.round} to be given a "
+                        "penalty during", code="bad_moment")
+
+
+# ----- giving a penalty ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyPreview:
+    """What confirming would give (the phone's third step)."""
+
+    player: int
+    player_name: str
+    reason: str
+    reason_name: Text
+    guide_penalty: Penalty
+    """The guide's penalty: the default at the rules level, escalated (J-6)."""
+    penalty: Penalty
+    """What would be given (the guide's unless the judge chose another)."""
+    offence: int
+    """1 for a first offence for this reason, 2 for the second, …"""
+    explanation: Text
+    given_at: GivenAt
+    needs_head_judge: bool
+    """A deviation at Professional level or above needs the head judge's confirmation (J-7)."""
+    effects: tuple[Penalty, ...]
+    level: RulesLevel
+
+
+def _player_entry(conn: Connection, tournament_id: int, player: str | int) -> RowMapping:
+    entry = entry_by_ref(conn, tournament_id, player)
+    for row in penalty_rows(conn, tournament_id, [entry["number"]]):
+        record = record_from_row(row)
+        if record.active and record.penalty.is_disqualification:
+            raise ConflictError(f"{entry['name']} is already disqualified (penalty "
+                                f"#{record.id})", code="disqualified")
+    return entry
+
+
+def preview_penalty(
+    db: Database, tournament_id: int, *, player: str | int, reason: str, judge: str,
+    penalty: Penalty | None = None, given_at: GivenAt | None = None,
+) -> PenaltyPreview:
+    """The penalty ``judge`` would give ``player`` for ``reason`` now, without giving it."""
+    with db.read() as conn:
+        row = tournament_row(conn, tournament_id)
+        acting = acting_judge(conn, tournament_id, judge, what="give penalties")
+        entry = _player_entry(conn, tournament_id, player)
+        level = level_of(row)
+        infraction = load_catalogue(conn, tournament_id).get(reason)
+        records = [record_from_row(r) for r in penalty_rows(conn, tournament_id)]
+        at = given_at or default_moment(conn, tournament_id, entry["number"])
+        guide = escalate(records, player=entry["number"], infraction=infraction, level=level)
+    given = guide.penalty if penalty is None else penalty
+    if given is Penalty.SUSPENSION:
+        check_may_suspend(level=level, judge=acting.judge)
+    deviation = given is not guide.penalty
+    return PenaltyPreview(
+        player=entry["number"], player_name=entry["name"], reason=infraction.code,
+        reason_name=infraction.name, guide_penalty=guide.penalty, penalty=given,
+        offence=guide.offence, explanation=guide.explanation, given_at=at,
+        needs_head_judge=deviation and level.guide_binding and not acting.is_head,
+        effects=effects(given), level=level,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyOutcome:
+    """A penalty given, and what it did at once."""
+
+    penalty: PenaltyView
+    results: tuple[RecordedResult, ...]
+    """Results recorded or corrected because the loss landed on them now (J-3)."""
+    dropped_after: int | None
+    """For a disqualification: the round the player left after (J-4)."""
+    suspension_id: int | None
+    """For a suspension: its register entry (J-5)."""
+
+
+def give_penalty(
+    db: Database, tournament_id: int, *, player: str | int, reason: str, actor: str,
+    judge: str | None = None, penalty: Penalty | None = None, given_at: GivenAt | None = None,
+    confirmed_by: str | None = None, deferred: bool = False, note: str = "",
+    suspension_until: date | None = None, idempotency_key: str | None = None,
+) -> PenaltyOutcome:
+    """Give ``player`` a penalty for ``reason`` (an infraction code of the catalogue).
+
+    ``judge`` (default: the actor) must be a head or floor judge of the tournament.
+    ``penalty``: the judge's choice when it differs from the guide's; at Professional level and
+    above such a deviation needs ``confirmed_by`` naming the head judge (J-7). ``given_at``:
+    when (J-3; default: see the module docstring); ``deferred`` moves a game loss to the next
+    game, a match loss to the next match. A suspension needs the head judge who is an official
+    representative at Professional level or above (J-5); ``suspension_until`` is its last day,
+    when already known.
+    """
+    with changing(db, tournament_id, actor) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        refuse_when_finished(row)
+        request: dict[str, Any] = {}
+        if idempotency_key is not None:
+            request = {"player": str(player), "reason": reason, "judge": judge or actor,
+                       "penalty": None if penalty is None else penalty.value,
+                       "given_at": None if given_at is None else [
+                           given_at.round, given_at.moment.value, given_at.game],
+                       "confirmed_by": confirmed_by, "deferred": deferred, "note": note,
+                       "until": None if suspension_until is None else suspension_until.isoformat()}
+            answered = stored_answer(conn, tournament_id, idempotency_key, "penalty", request)
+            if answered is not None:
+                return PenaltyOutcome(_view_of(conn, tournament_id, answered["seq"]), (),
+                                      answered["dropped_after"], answered["suspension_id"])
+        acting = acting_judge(conn, tournament_id, judge or actor, what="give penalties")
+        entry = _player_entry(conn, tournament_id, player)
+        number = entry["number"]
+        catalogue = load_catalogue(conn, tournament_id)
+        infraction = catalogue.get(reason)
+        at = given_at or default_moment(conn, tournament_id, number)
+        _check_moment(conn, tournament_id, number, at)
+        confirming = (None if confirmed_by is None
+                      else confirming_head_judge(conn, tournament_id, confirmed_by))
+        records = [record_from_row(r) for r in penalty_rows(conn, tournament_id)]
+        record = domain_give_penalty(
+            records, record_id=next_seq(conn, tournament_id), player=number,
+            infraction=infraction, level=level_of(row), given_at=at, judge=acting.judge,
+            penalty=penalty, confirmed_by_head_judge=confirming is not None, deferred=deferred,
+            note=note[:1000],
+        )
+        confirmer = ("" if not record.confirmed_by_head_judge
+                     else acting.name if confirming is None else confirming.name)
+        row_id = insert_penalty(conn, tournament_id, record, reason_name=infraction.name,
+                                judge_id=acting.id, confirmed_by=confirmer, at=change.at,
+                                actor=change.actor)
+        touch_tournament(conn, row)
+        change.log(tournament_id, "penalty.give", "penalty", record.id, None,
+                   {**record_json(record), "player_name": entry["name"],
+                    "confirmed_by": confirmer})
+        outcome = _carry_out(change, tournament_id, record, row_id, suspension_until)
+        if idempotency_key is not None:
+            store_answer(conn, tournament_id, idempotency_key, "penalty", request,
+                         {"seq": record.id, "dropped_after": outcome.dropped_after,
+                          "suspension_id": outcome.suspension_id}, change.at)
+        return outcome
+
+
+def _carry_out(change: Change, tournament_id: int, record: PenaltyRecord, row_id: int,
+               suspension_until: date | None, *, land_loss: bool = True) -> PenaltyOutcome:
+    """The immediate effects of a new (or changed) penalty: its loss lands (J-3), a
+    disqualification drops the player (J-4), a suspension enters the register (J-5)."""
+    conn = change.conn
+    landed = land(change, tournament_id, record) if land_loss else None
+    dropped_after = None
+    suspension_id = None
+    if record.penalty.is_disqualification:
+        disqualify_player(change, tournament_id, record)
+        dropped_after = entry_by_ref(conn, tournament_id, record.player)["dropped_after"]
+    if record.penalty is Penalty.SUSPENSION:
+        suspension_id = register_suspension(change, tournament_id, record, penalty_row_id=row_id,
+                                            until=suspension_until)
+    return PenaltyOutcome(_view_of(conn, tournament_id, record.id),
+                          () if landed is None else (landed,), dropped_after, suspension_id)
+
+
+def _carry_out_changed(change: Change, tournament_id: int, record: PenaltyRecord,
+                       row_id: int) -> tuple[str, ...]:
+    """``_carry_out`` for a penalty changed on appeal: a new loss that would land on a result a
+    later round was paired from waits for the player's next match instead (J-3)."""
+    prow = penalty_row(change.conn, tournament_id, record.id)
+    on_its_result = prow is not None and prow["applied_round"] is not None
+    try:
+        _carry_out(change, tournament_id, record, row_id, None, land_loss=not on_its_result)
+    except UserError as error:
+        if error.code != "result_locked":
+            raise
+        _carry_out(change, tournament_id, record, row_id, None, land_loss=False)
+        return (f"the new {record.penalty.name_text.en} waits for the next match of "
+                f"#{record.player}",)
+    return ()
+
+
+# ----- appeals and withdrawals --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AppealView:
+    """An appeal decided by the head judge (J-8)."""
+
+    id: int
+    penalty_seq: int
+    player: int
+    player_name: str
+    outcome: AppealOutcome
+    decided_by: str
+    before: Penalty
+    changed_to: Penalty | None
+    note: str
+    at: datetime
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "penalty": self.penalty_seq, "player": self.player,
+                "player_name": self.player_name, "outcome": self.outcome.value,
+                "decided_by": self.decided_by, "before": self.before.value,
+                "changed_to": None if self.changed_to is None else self.changed_to.value,
+                "note": self.note, "at": self.at.isoformat()}
+
+
+def appeal_views(conn: Connection, tournament_id: int) -> list[AppealView]:
+    names = _names(conn, tournament_id)
+    rows = conn.execute(
+        select(appeals, penalties.c.seq, penalties.c.number)
+        .join(penalties, penalties.c.id == appeals.c.penalty_id)
+        .where(appeals.c.tournament_id == tournament_id).order_by(appeals.c.id)
+    ).mappings()
+    return [AppealView(r["id"], r["seq"], r["number"], names.get(r["number"], "?"),
+                       AppealOutcome(r["outcome"]), r["decided_by"], Penalty(r["before_penalty"]),
+                       None if r["changed_to"] is None else Penalty(r["changed_to"]), r["note"],
+                       r["at"]) for r in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class AppealDecision:
+    appeal: AppealView
+    penalty: PenaltyView
+    also_withdrawn: tuple[int, ...]
+    """Automatic penalties withdrawn with it: their three no longer add up (J-6)."""
+    results: tuple[str, ...]
+    """What happened to results, in words (corrected, or kept because a later round exists)."""
+
+
+def decide_appeal(
+    db: Database, tournament_id: int, seq: int, *, outcome: AppealOutcome, actor: str,
+    judge: str | None = None, changed_to: Penalty | None = None, note: str = "",
+    expected_version: int | None = None,
+) -> AppealDecision:
+    """The head judge decides an appeal against a floor judge's penalty #``seq`` (J-8):
+    upheld, changed to ``changed_to``, or withdrawn; the outcome is recorded."""
+    with changing(db, tournament_id, actor) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        refuse_when_finished(row)
+        prow = _penalty_for_change(conn, tournament_id, seq, expected_version)
+        head = acting_judge(conn, tournament_id, judge or actor, what="decide appeals",
+                            roles=(Role.HEAD_JUDGE,))
+        record = record_from_row(prow)
+        appeal, updated = domain_decide_appeal(record, outcome=outcome, head_judge=head.judge,
+                                               level=level_of(row), changed_to=changed_to,
+                                               note=note[:1000])
+        _update(conn, prow, updated, confirmed_by=head.name if changed_to else None)
+        appeal_id = int(conn.execute(insert(appeals).values(
+            tournament_id=tournament_id, penalty_id=prow["id"], outcome=appeal.outcome.value,
+            judge_id=head.id, decided_by=head.name, before_penalty=appeal.before.value,
+            changed_to=None if appeal.changed_to is None else appeal.changed_to.value,
+            note=appeal.note, at=change.at, actor=change.actor,
+        ).returning(appeals.c.id)).scalar_one())
+        touch_tournament(conn, row)
+        change.log(tournament_id, "penalty.appeal", "penalty", seq,
+                   record_json(record, applied_round=prow["applied_round"]),
+                   {**record_json(updated, applied_round=prow["applied_round"]),
+                    "appeal": appeal_id, "outcome": appeal.outcome.value,
+                    "decided_by": head.name, "note": appeal.note})
+        withdrawn, results = _after_change(change, tournament_id, [seq], head)
+        if updated.active and updated.penalty is not record.penalty:
+            results = (*results, *_carry_out_changed(change, tournament_id, updated, prow["id"]))
+        view = next(v for v in appeal_views(conn, tournament_id) if v.id == appeal_id)
+        return AppealDecision(view, _view_of(conn, tournament_id, seq), withdrawn, results)
+
+
+def withdraw_penalty(
+    db: Database, tournament_id: int, seq: int, *, reason: str, actor: str,
+    judge: str | None = None, expected_version: int | None = None,
+) -> AppealDecision | PenaltyView:
+    """The head judge withdraws penalty #``seq`` entered in error (a wrong player, a slip of
+    the finger); recorded with the reason. Appeals go through ``decide_appeal``."""
+    if not reason.strip():
+        raise UserError("say why the penalty is withdrawn", code="no_reason")
+    with changing(db, tournament_id, actor) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        refuse_when_finished(row)
+        prow = _penalty_for_change(conn, tournament_id, seq, expected_version)
+        head = acting_judge(conn, tournament_id, judge or actor, what="withdraw penalties",
+                            roles=(Role.HEAD_JUDGE,))
+        record = record_from_row(prow)
+        if record.judge is None:
+            raise UserError(f"penalty #{seq} was added up automatically (J-6); withdraw one "
+                            "of its sources", code="not_withdrawable")
+        if not record.active:
+            raise ConflictError(f"penalty #{seq} is already withdrawn", code="withdrawn")
+        text = " ".join(reason.split())[:300]
+        updated = _withdrawn(record, Text(f"; снято главным судьёй ({head.name}): {text}",
+                                          f"; withdrawn by the head judge ({head.name}): {text}"))
+        _update(conn, prow, updated)
+        touch_tournament(conn, row)
+        change.log(tournament_id, "penalty.withdraw", "penalty", seq,
+                   record_json(record, applied_round=prow["applied_round"]),
+                   {**record_json(updated, applied_round=prow["applied_round"]),
+                    "reason": text, "by": head.name})
+        _after_change(change, tournament_id, [seq], head)
+        return _view_of(conn, tournament_id, seq)
+
+
+def _penalty_for_change(conn: Connection, tournament_id: int, seq: int,
+                        expected_version: int | None) -> RowMapping:
+    prow = penalty_row(conn, tournament_id, seq)
+    if prow is None:
+        raise NotFoundError(f"no penalty #{seq} in this tournament", code="unknown_penalty")
+    check_version(conn, tournament_id, "penalty", seq, f"penalty #{seq}", expected_version,
+                  prow["version"])
+    return prow
+
+
+def _withdrawn(record: PenaltyRecord, why: Text) -> PenaltyRecord:
+    return replace(record, status=PenaltyStatus.WITHDRAWN, explanation=record.explanation + why)
+
+
+def _update(conn: Connection, prow: RowMapping, record: PenaltyRecord, *,
+            confirmed_by: str | None = None) -> None:
+    values: dict[str, Any] = {
+        "penalty": record.penalty.value, "status": record.status.value,
+        "explanation_ru": record.explanation.ru[:2000],
+        "explanation_en": record.explanation.en[:2000],
+        "confirmed_by_head_judge": record.confirmed_by_head_judge,
+        "version": prow["version"] + 1,
+    }
+    if confirmed_by is not None:
+        values["confirmed_by"] = confirmed_by
+    done = conn.execute(update(penalties).where(penalties.c.id == prow["id"],
+                                                penalties.c.version == prow["version"])
+                        .values(**values))
+    if done.rowcount != 1:
+        raise ConflictError(f"penalty #{prow['seq']} changed meanwhile; try again",
+                            code="stale_version")
+
+
+_KEPT = Text("; результат тура {round} не изменён: по нему уже составлены пары следующего тура",
+             "; the result of round {round} stays: a later round was paired from it")
+
+
+def _after_change(change: Change, tournament_id: int, changed: Sequence[int],
+                  head: ActingJudge) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """After an appeal or a withdrawal: withdraw the automatic penalties that no longer add up
+    (J-6), and record again the results that took a changed loss (J-3)."""
+    conn = change.conn
+    records = [record_from_row(r) for r in penalty_rows(conn, tournament_id)]
+    stale = stale_automatic(records)
+    for record in stale:
+        prow = penalty_row(conn, tournament_id, record.id)
+        assert prow is not None
+        updated = _withdrawn(record, Text("; снято: пенальти, из которых оно сложилось, изменены",
+                                          "; withdrawn: the penalties it added up changed"))
+        _update(conn, prow, updated)
+        change.log(tournament_id, "penalty.withdraw", "penalty", record.id,
+                   record_json(record, applied_round=prow["applied_round"]),
+                   {**record_json(updated, applied_round=prow["applied_round"]),
+                    "reason": "stale accumulation", "by": head.name})
+    results: list[str] = []
+    for seq in sorted({*changed, *(r.id for r in stale)}):
+        prow = penalty_row(conn, tournament_id, seq)
+        assert prow is not None
+        if prow["applied_round"] is None:
+            continue
+        round_number = prow["applied_round"]
+        if refresh(change, tournament_id, prow["number"], round_number):
+            results.append(f"round {round_number}: result of #{prow['number']} recorded again")
+            continue
+        results.append(f"round {round_number}: result of #{prow['number']} stays (S-6)")
+        record = record_from_row(prow)
+        kept = Text(_KEPT.ru.format(round=round_number), _KEPT.en.format(round=round_number))
+        _update(conn, prow, replace(record, explanation=record.explanation + kept))
+    return tuple(r.id for r in stale), tuple(results)
+
+
+# ----- reading ------------------------------------------------------------------------------
+
+
+def list_penalties(db: Database, tournament_id: int,
+                   player: str | int | None = None) -> list[PenaltyView]:
+    """The tournament's penalties (or one player's), oldest first, withdrawn ones included."""
+    with db.read() as conn:
+        tournament_row(conn, tournament_id)
+        number = None if player is None else entry_by_ref(conn, tournament_id, player)["number"]
+        return views_in(conn, tournament_id, number)
+
+
+def get_penalty(db: Database, tournament_id: int, seq: int) -> PenaltyView:
+    with db.read() as conn:
+        return _view_of(conn, tournament_id, seq)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """A penalty in a person's history across tournaments."""
+
+    tournament_id: int
+    tournament: str
+    penalty: PenaltyView
+
+
+def person_history(db: Database, person_id: int) -> list[HistoryLine]:
+    """Every penalty of one person in every tournament, oldest first, with the reasons."""
+    with db.read() as conn:
+        found = conn.execute(
+            select(entries.c.tournament_id, entries.c.number, entries.c.name,
+                   tournaments.c.name.label("tournament"))
+            .join(tournaments, tournaments.c.id == entries.c.tournament_id)
+            .where(entries.c.person_id == person_id).order_by(entries.c.tournament_id)
+        ).all()
+        lines: list[HistoryLine] = []
+        for tid, number, name, tournament in found:
+            for row in penalty_rows(conn, tid, [number]):
+                lines.append(HistoryLine(tid, tournament, penalty_view(row, name)))
+        return lines
+
+
+def pending_losses(db: Database, tournament_id: int) -> list[PenaltyView]:
+    """Game and match losses waiting for their result (J-3), for the judges' screen."""
+    return [v for v in list_penalties(db, tournament_id) if v.pending_loss]
+

@@ -1,0 +1,194 @@
+"""Use cases on a tournament's infraction catalogue and judging settings (J-5, J-7, S-8, T-6).
+
+A tournament uses the shipped catalogue (``DEFAULT_CATALOGUE``, Russian and English) until its
+organizer or head judge edits it; the first edit copies it into the tournament
+(``infractions``). Before round 1 anything may change; once the tournament runs only new
+infractions may be added (penalties already given were measured against the defaults as they
+were). **Decided**, documented in ``docs/penalties.md``.
+
+The judging settings: whether the tournament is official (J-5; default: Professional level or
+above), the crystal margin of a technical win (S-8, default 1) and the penalty-point weights
+T-6 compares (default remark 0 … suspension 6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, delete, insert, update
+
+from turnir.domain.penalties import Catalogue, Infraction, Penalty, PenaltyPoints, RulesLevel
+from turnir.errors import ConflictError, UserError
+from turnir.services.common import Status, changing, refuse_when_finished, touch_tournament
+from turnir.services.judges import JudgeRole as Role
+from turnir.services.judging import acting_judge
+from turnir.storage.database import Database
+from turnir.storage.mappers import tournament_row
+from turnir.storage.penalty_rows import (
+    JudgingSettings,
+    catalogue_rows,
+    infraction_columns,
+    judging_settings_of,
+    load_catalogue,
+    points_list,
+)
+from turnir.storage.repositories import Change, check_version
+from turnir.storage.tables_penalties import infractions, judging_settings
+
+_EDITORS = (Role.ORGANIZER, Role.HEAD_JUDGE)
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogueView:
+    catalogue: Catalogue
+    customised: bool
+    """The tournament edited it (otherwise it is the shipped catalogue)."""
+    level: RulesLevel
+    """The tournament's rules level: ``catalogue.get(code).default(level)`` is the default."""
+
+
+def get_catalogue(db: Database, tournament_id: int) -> CatalogueView:
+    """The infractions a judge picks from (the phone's second step), with their defaults."""
+    with db.read() as conn:
+        row = tournament_row(conn, tournament_id)
+        return CatalogueView(load_catalogue(conn, tournament_id),
+                             bool(catalogue_rows(conn, tournament_id)),
+                             RulesLevel(row["rules_level"]))
+
+
+def infraction_json(infraction: Infraction) -> dict[str, Any]:
+    return infraction_columns(infraction)
+
+
+def _edit(db: Database, tournament_id: int, *, actor: str, judge: str | None, action: str,
+          edit: Callable[[Catalogue], Catalogue]) -> CatalogueView:
+    with changing(db, tournament_id, actor) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        refuse_when_finished(row)
+        acting_judge(conn, tournament_id, judge or actor, what="edit the infraction catalogue",
+                     roles=_EDITORS)
+        before = load_catalogue(conn, tournament_id)
+        after = edit(before)
+        adds_only = all(e.code in after and after.get(e.code) == e for e in before)
+        if row["status"] != Status.REGISTRATION and not adds_only:
+            raise ConflictError("the tournament has started: only new infractions can be "
+                                "added to the catalogue now", code="started")
+        _store(change, tournament_id, before, after, action)
+        return CatalogueView(after, True, RulesLevel(row["rules_level"]))
+
+
+def _store(change: Change, tournament_id: int, before: Catalogue, after: Catalogue,
+           action: str) -> None:
+    conn = change.conn
+    if not after.infractions:
+        raise UserError("the catalogue needs at least one infraction", code="empty_catalogue")
+    old = {e.code: e for e in before}
+    rows = {r["code"]: r for r in catalogue_rows(conn, tournament_id)}
+    for position, entry in enumerate(after, start=1):
+        stored = rows.get(entry.code)
+        if stored is None:
+            conn.execute(insert(infractions).values(tournament_id=tournament_id,
+                                                    position=position, version=1,
+                                                    **infraction_columns(entry)))
+        elif old.get(entry.code) != entry or stored["position"] != position:
+            conn.execute(update(infractions).where(infractions.c.id == stored["id"]).values(
+                position=position, version=stored["version"] + 1, **infraction_columns(entry)))
+        if old.get(entry.code) != entry:
+            change.log(tournament_id, action, "infraction", entry.code,
+                       None if entry.code not in old else infraction_columns(old[entry.code]),
+                       infraction_columns(entry))
+    kept = {e.code for e in after}
+    for code, entry in old.items():
+        if code in kept:
+            continue
+        if code in rows:
+            conn.execute(delete(infractions).where(infractions.c.id == rows[code]["id"]))
+        change.log(tournament_id, action, "infraction", code, infraction_columns(entry), None)
+
+
+def set_infraction(db: Database, tournament_id: int, infraction: Infraction, *, actor: str,
+                   judge: str | None = None) -> CatalogueView:
+    """Add an infraction, or replace the one with its code (names, defaults, description)."""
+
+    return _edit(db, tournament_id, actor=actor, judge=judge, action="catalogue.set",
+                 edit=lambda c: c.with_infraction(infraction))
+
+
+def set_default(db: Database, tournament_id: int, code: str, level: RulesLevel,
+                penalty: Penalty, *, actor: str, judge: str | None = None) -> CatalogueView:
+    """Change one default penalty of an infraction (before round 1)."""
+    return _edit(db, tournament_id, actor=actor, judge=judge, action="catalogue.set",
+                 edit=lambda c: c.with_default(code, level, penalty))
+
+
+def remove_infraction(db: Database, tournament_id: int, code: str, *, actor: str,
+                      judge: str | None = None) -> CatalogueView:
+    """Remove an infraction from the catalogue (before round 1)."""
+    return _edit(db, tournament_id, actor=actor, judge=judge, action="catalogue.remove",
+                 edit=lambda c: c.without(code))
+
+
+# ----- judging settings ---------------------------------------------------------------------
+
+
+def get_judging_settings(db: Database, tournament_id: int) -> JudgingSettings:
+    with db.read() as conn:
+        row = tournament_row(conn, tournament_id)
+        return judging_settings_of(conn, tournament_id, row["rules_level"])
+
+
+def _settings_json(settings: JudgingSettings) -> dict[str, Any]:
+    return {"official": settings.official, "technical_margin": settings.technical_margin,
+            "penalty_points": points_list(settings.points), "version": settings.version}
+
+
+def set_judging_settings(
+    db: Database, tournament_id: int, *, actor: str, judge: str | None = None,
+    official: bool | None = None, technical_margin: int | None = None,
+    penalty_points: PenaltyPoints | None = None, expected_version: int | None = None,
+) -> JudgingSettings:
+    """Change the judging settings (the organizer or the head judge); ``None`` keeps one."""
+    if technical_margin is not None and technical_margin < 1:
+        raise UserError("the technical win margin is at least 1 crystal", code="bad_margin")
+    with changing(db, tournament_id, actor) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        refuse_when_finished(row)
+        acting_judge(conn, tournament_id, judge or actor, what="change the judging settings",
+                     roles=_EDITORS)
+        before = judging_settings_of(conn, tournament_id, row["rules_level"])
+        check_version(conn, tournament_id, "judging", tournament_id, "the judging settings",
+                      expected_version, before.version)
+        after = JudgingSettings(
+            official=before.official if official is None else official,
+            technical_margin=(before.technical_margin if technical_margin is None
+                              else technical_margin),
+            points=before.points if penalty_points is None else penalty_points,
+            stored=True, version=before.version + 1,
+        )
+        if (after.official, after.technical_margin, after.points) == (
+                before.official, before.technical_margin, before.points):
+            return before
+        values = {"official": after.official, "technical_margin": after.technical_margin,
+                  "penalty_points": points_list(after.points), "version": after.version}
+        _write_settings(conn, tournament_id, before, values)
+        touch_tournament(conn, row)
+        change.log(tournament_id, "judging.settings", "judging", tournament_id,
+                   _settings_json(before) if before.stored else None, _settings_json(after))
+        return after
+
+
+def _write_settings(conn: Connection, tournament_id: int, before: JudgingSettings,
+                    values: dict[str, Any]) -> None:
+    if before.stored:
+        done = conn.execute(update(judging_settings).where(
+            judging_settings.c.tournament_id == tournament_id,
+            judging_settings.c.version == before.version).values(**values))
+        if done.rowcount != 1:
+            raise ConflictError("the judging settings changed meanwhile; try again",
+                                code="stale_version")
+    else:
+        conn.execute(insert(judging_settings).values(tournament_id=tournament_id, **values))

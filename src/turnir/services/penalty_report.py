@@ -1,0 +1,250 @@
+"""The penalties section of the tournament report the head judge submits (J-4, J-7, J-8).
+
+``penalty_report`` gathers it from one snapshot: every penalty with its reason, the guide's
+penalty and the explanation (withdrawn ones marked), the disqualifications with their prize
+and rating flags (J-4: "without prizes" is named in the report and read by the ratings, R-4),
+appeals and their outcomes, suspensions given, technical results and claims (S-8, S-9), and
+each player's T-6 counts. ``render_penalty_report`` writes it as Markdown in Russian or English.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy import select
+
+from turnir.domain.penalties import Penalty, RulesLevel, Text, disqualification_effects
+from turnir.domain.standings import PenaltyCounts
+from turnir.services.game_rulings import GameRulingView, rulings_in
+from turnir.services.judges import JudgeRole
+from turnir.services.penalties import AppealView, PenaltyView, appeal_views, views_in
+from turnir.services.suspensions import SuspensionView, suspensions_in
+from turnir.storage.database import Database
+from turnir.storage.mappers import load_penalties, tournament_row
+from turnir.storage.penalty_rows import judging_settings_of
+from turnir.storage.tables import entries, judges
+
+Language = Literal["ru", "en"]
+
+
+@dataclass(frozen=True, slots=True)
+class DisqualificationLine:
+    """A disqualified player (J-4)."""
+
+    player: int
+    name: str
+    person_id: int | None
+    penalty: Penalty
+    seq: int
+    dropped_after: int | None
+    prize_eligible: bool
+    """A plain disqualification keeps the prizes of the place."""
+    rating_reset: bool
+    """Without prizes: the rating falls to the newcomer value (R-4), read by the ratings."""
+    explanation: Text
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyReport:
+    tournament_id: int
+    tournament: str
+    rules_level: RulesLevel
+    official: bool
+    head_judge: str
+    judges: tuple[tuple[str, str], ...]
+    """(name, role) of every judge."""
+    names: dict[int, str]
+    penalties: tuple[PenaltyView, ...]
+    appeals: tuple[AppealView, ...]
+    disqualifications: tuple[DisqualificationLine, ...]
+    suspensions: tuple[SuspensionView, ...]
+    rulings: tuple[GameRulingView, ...]
+    counts: dict[int, PenaltyCounts]
+    """Every penalised player's T-6 counts (imported and recorded)."""
+
+    @property
+    def without_prizes(self) -> frozenset[int]:
+        """Players disqualified without prizes (J-4): no prizes, rating reset (R-4)."""
+        return frozenset(d.player for d in self.disqualifications if d.rating_reset)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "tournament_id": self.tournament_id, "tournament": self.tournament,
+            "rules_level": self.rules_level.value, "official": self.official,
+            "head_judge": self.head_judge,
+            "judges": [{"name": n, "role": r} for n, r in self.judges],
+            "penalties": [p.as_json() for p in self.penalties],
+            "appeals": [a.as_json() for a in self.appeals],
+            "disqualifications": [
+                {"player": d.player, "name": d.name, "person_id": d.person_id,
+                 "penalty": d.penalty.value, "penalty_seq": d.seq,
+                 "dropped_after": d.dropped_after, "prize_eligible": d.prize_eligible,
+                 "rating_reset": d.rating_reset,
+                 "explanation": {"ru": d.explanation.ru, "en": d.explanation.en}}
+                for d in self.disqualifications],
+            "without_prizes": sorted(self.without_prizes),
+            "suspensions": [s.as_json() for s in self.suspensions],
+            "rulings": [r.as_json() for r in self.rulings],
+            "counts": {str(k): {"match_losses": c.match_losses, "game_losses": c.game_losses,
+                                "penalty_points": c.penalty_points, "warnings": c.warnings}
+                       for k, c in sorted(self.counts.items())},
+        }
+
+
+def penalty_report(db: Database, tournament_id: int) -> PenaltyReport:
+    """The penalties section of the tournament's report, from one snapshot."""
+    with db.read() as conn:
+        row = tournament_row(conn, tournament_id)
+        settings = judging_settings_of(conn, tournament_id, row["rules_level"])
+        people = {number: (name, person, dropped) for number, name, person, dropped in
+                  conn.execute(select(entries.c.number, entries.c.name, entries.c.person_id,
+                                      entries.c.dropped_after)
+                               .where(entries.c.tournament_id == tournament_id))}
+        staff = [(name, role) for name, role in conn.execute(
+            select(judges.c.name, judges.c.role).where(judges.c.tournament_id == tournament_id)
+            .order_by(judges.c.id))]
+        given = views_in(conn, tournament_id)
+        report_appeals = appeal_views(conn, tournament_id)
+        suspended = suspensions_in(conn, tournament_id)
+        rulings = rulings_in(conn, tournament_id)
+        counts = load_penalties(conn, tournament_id)
+    disqualified = []
+    for view in given:
+        effects = disqualification_effects(view.penalty) if view.active else None
+        if effects is None:
+            continue
+        name, person, dropped = people[view.player]
+        disqualified.append(DisqualificationLine(
+            view.player, name, person, view.penalty, view.seq, dropped,
+            effects.prize_eligible, effects.rating_reset, view.explanation))
+    head = next((n for n, r in staff if r == JudgeRole.HEAD_JUDGE.value), "")
+    return PenaltyReport(
+        tournament_id=tournament_id, tournament=row["name"],
+        rules_level=RulesLevel(row["rules_level"]), official=settings.official,
+        head_judge=head, judges=tuple(staff),
+        names={number: name for number, (name, _, _) in people.items()},
+        penalties=tuple(given), appeals=tuple(report_appeals),
+        disqualifications=tuple(disqualified), suspensions=tuple(suspended),
+        rulings=tuple(rulings), counts={k: v for k, v in counts.items() if v != PenaltyCounts()},
+    )
+
+
+# ----- Markdown -----------------------------------------------------------------------------
+
+_WORDS: dict[str, Text] = {
+    "title": Text("Пенальти", "Penalties"),
+    "level": Text("Уровень правил", "Rules level"),
+    "official": Text("Официальный турнир", "Official tournament"),
+    "yes": Text("да", "yes"), "no": Text("нет", "no"),
+    "head": Text("Главный судья", "Head judge"),
+    "judges": Text("Судьи", "Judges"),
+    "none": Text("Пенальти не выдавались.", "No penalties were given."),
+    "given": Text("Выданные пенальти", "Penalties given"),
+    "columns": Text("| № | Игрок | Когда | Нарушение | Пенальти | По Уложению | Судья | "
+                    "Объяснение | Статус |",
+                    "| # | Player | When | Infraction | Penalty | Guide | Judge | "
+                    "Explanation | Status |"),
+    "active": Text("действует", "active"), "withdrawn": Text("снято", "withdrawn"),
+    "automatic": Text("автоматически", "automatic"),
+    "dq": Text("Дисквалификации", "Disqualifications"),
+    "after": Text("после тура", "after round"),
+    "prizes_kept": Text("призы места сохраняются", "keeps the prizes of the place"),
+    "no_prizes": Text("без призов; рейтинг сбрасывается до начального (R-4)",
+                      "without prizes; the rating resets to the newcomer value (R-4)"),
+    "appeals": Text("Апелляции", "Appeals"),
+    "appeal_of": Text("апелляция на пенальти", "appeal against penalty"),
+    "upheld": Text("оставлено в силе", "upheld"), "changed": Text("изменено на", "changed to"),
+    "suspensions": Text("Приостановления членства", "Suspensions"),
+    "open": Text("срок устанавливает координатор", "term to be set by the coordinator"),
+    "rulings": Text("Технические результаты и требования", "Technical results and claims"),
+    "round": Text("тур", "round"), "table": Text("стол", "table"), "game": Text("партия", "game"),
+    "counts": Text("Итог по игрокам (T-6)", "Totals per player (T-6)"),
+    "count_columns": Text("| Игрок | Поражения в матче | Поражения в партии | Штрафные очки | "
+                          "Предупреждения |",
+                          "| Player | Match losses | Game losses | Penalty points | Warnings |"),
+}
+
+
+def _w(key: str, lang: Language) -> str:
+    text = _WORDS[key]
+    return text.ru if lang == "ru" else text.en
+
+
+def _t(text: Text, lang: Language) -> str:
+    return text.ru if lang == "ru" else text.en
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.replace("|", "\\|").split())
+
+
+def render_penalty_report(report: PenaltyReport, *, lang: Language = "ru") -> str:
+    """The penalties section as Markdown (``lang``: ``ru`` or ``en``)."""
+    lines = [f"## {_w('title', lang)}: {report.tournament}", ""]
+    official = _w("yes" if report.official else "no", lang)
+    lines.append(f"- {_w('level', lang)}: {_t(report.rules_level.name_text, lang)}; "
+                 f"{_w('official', lang)}: {official}")
+    lines.append(f"- {_w('head', lang)}: {report.head_judge or '—'}")
+    others = [n for n, r in report.judges if r == JudgeRole.FLOOR_JUDGE.value]
+    if others:
+        lines.append(f"- {_w('judges', lang)}: {', '.join(others)}")
+    lines.append("")
+    if not report.penalties:
+        lines += [_w("none", lang), ""]
+    else:
+        lines += [f"### {_w('given', lang)}", "", _w("columns", lang),
+                  "|" + "---|" * 9]
+        for p in report.penalties:
+            status = _w("active" if p.active else "withdrawn", lang)
+            judge = p.judge or _w("automatic", lang)
+            if p.confirmed_by and p.confirmed_by != p.judge:
+                judge += f" ({p.confirmed_by})"
+            cells = [str(p.seq), f"#{p.player} {p.player_name}", _t(p.given_at.text, lang),
+                     _t(p.reason_name, lang), _t(p.penalty.name_text, lang),
+                     _t(p.guide_penalty.name_text, lang), judge, _t(p.explanation, lang),
+                     status]
+            lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+        lines.append("")
+    if report.disqualifications:
+        lines += [f"### {_w('dq', lang)}", ""]
+        for d in report.disqualifications:
+            after = "" if d.dropped_after is None else f" ({_w('after', lang)} {d.dropped_after})"
+            flag = _w("prizes_kept" if d.prize_eligible else "no_prizes", lang)
+            lines.append(f"- #{d.player} {d.name}: {_t(d.penalty.name_text, lang)}{after}; "
+                         f"{flag} — {_t(d.explanation, lang)}")
+        lines.append("")
+    if report.appeals:
+        lines += [f"### {_w('appeals', lang)}", ""]
+        for a in report.appeals:
+            if a.changed_to is not None:
+                what = f"{_w('changed', lang)} {_t(a.changed_to.name_text, lang)}"
+            else:
+                what = _w(a.outcome.value, lang)
+            note = f" ({a.note})" if a.note else ""
+            lines.append(f"- {_w('appeal_of', lang)} {a.penalty_seq} (#{a.player} "
+                         f"{a.player_name}, {_t(a.before.name_text, lang)}): {what}, "
+                         f"{a.decided_by}{note}")
+        lines.append("")
+    if report.suspensions:
+        lines += [f"### {_w('suspensions', lang)}", ""]
+        for s in report.suspensions:
+            until = s.until.isoformat() if s.until is not None else _w("open", lang)
+            lines.append(f"- {s.person_name}: {s.start.isoformat()} — {until}; "
+                         f"{_t(s.reason, lang)} ({s.issued_by})")
+        lines.append("")
+    if report.rulings:
+        lines += [f"### {_w('rulings', lang)}", ""]
+        for r in report.rulings:
+            lines.append(f"- {_w('round', lang)} {r.round}, {_w('table', lang)} {r.table}, "
+                         f"{_w('game', lang)} {r.game}: {_t(r.explanation, lang)} ({r.judge})")
+        lines.append("")
+    if report.counts:
+        lines += [f"### {_w('counts', lang)}", "", _w("count_columns", lang),
+                  "|" + "---|" * 5]
+        for number, c in sorted(report.counts.items()):
+            name = report.names.get(number, "?")
+            lines.append(f"| #{number} {_cell(name)} | {c.match_losses} | {c.game_losses} | "
+                         f"{c.penalty_points} | {c.warnings} |")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,232 @@
+"""The organizer's pages: tournaments and their creation, registration and check-in (with a
+CSV import), rounds (pair the next one, undo one without results, the top), the round clock,
+drops and late entries, player logins, finishing; and the accounts page. Every form posts to
+one route that calls one service (``turnir.services``)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, File, Form, Path, Request, UploadFile
+from fastapi.responses import HTMLResponse, Response
+
+from turnir.domain.model import Settings
+from turnir.domain.results import PointsTable
+from turnir.errors import UserError
+from turnir.formats.players_csv import parse_players_csv
+from turnir.services import players as player_service
+from turnir.services.accounts import AccountRole, create_account, list_accounts, player_accounts
+from turnir.services.common import RulesLevel, Status, TournamentFormat
+from turnir.services.reports import round_timer, start_timer
+from turnir.services.rounds import start_round, undo_round
+from turnir.services.tournaments import create_tournament, finish_tournament, get_tournament
+from turnir.web.deps import StateDep, VisitorDep, done, is_htmx, render, require_csrf
+from turnir.web.security import HEAD, ORGANIZER, Visitor
+from turnir.web.templating import N_
+
+TournamentId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+PlayerNumber = Annotated[int, Path(ge=1, le=2**31 - 1)]
+MAX_CSV = 2_000_000
+
+
+def _int(text: str, what: str, *, low: int, high: int, default: int | None = None) -> int | None:
+    cleaned = text.strip()
+    if not cleaned:
+        return default
+    if not cleaned.lstrip("-").isdigit() or not low <= int(cleaned) <= high:
+        raise UserError(f"{what}: a whole number from {low} to {high}", code="bad_number")
+    return int(cleaned)
+
+
+def message(request: Request, text: str, *, kind: str = "ok") -> Response:
+    """A success message for an HTMX form (shown above it), or the page again."""
+    if is_htmx(request):
+        response = render(request, "_message.html", message=text, kind=kind)
+        response.headers["HX-Retarget"] = "#messages"
+        response.headers["HX-Reswap"] = "innerHTML"
+        return response
+    return render(request, "error.html", message=text, code="ok")
+
+
+def create_organizer_router() -> APIRouter:
+    router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
+
+    def organizer(visitor: Visitor) -> str:
+        visitor.require(ORGANIZER)
+        return visitor.actor
+
+    @router.get("/new", response_class=HTMLResponse)
+    def new_page(request: Request, visitor: VisitorDep) -> HTMLResponse:
+        organizer(visitor)
+        return render(request, "new.html", title=None, formats=list(TournamentFormat),
+                      levels=list(RulesLevel))
+
+    @router.post("/new")
+    def new(request: Request, state: StateDep, visitor: VisitorDep,
+            name: Annotated[str, Form(max_length=200)],
+            format: Annotated[TournamentFormat, Form()] = TournamentFormat.SWISS,
+            rules_level: Annotated[RulesLevel, Form()] = RulesLevel.AMATEUR,
+            win: Annotated[str, Form(max_length=4)] = "3",
+            draw: Annotated[str, Form(max_length=4)] = "1",
+            loss: Annotated[str, Form(max_length=4)] = "0",
+            bye: Annotated[str, Form(max_length=4)] = "3",
+            best_of: Annotated[str, Form(max_length=2)] = "3",
+            top_best_of: Annotated[str, Form(max_length=2)] = "3",
+            rounds: Annotated[str, Form(max_length=4)] = "",
+            top: Annotated[str, Form(max_length=4)] = "0",
+            seed: Annotated[str, Form(max_length=30)] = "") -> Response:
+        actor = organizer(visitor)
+        points = PointsTable(win=_int(win, "points for a win", low=0, high=100) or 0,
+                             draw=_int(draw, "points for a draw", low=0, high=100) or 0,
+                             loss=_int(loss, "points for a loss", low=0, high=100) or 0,
+                             bye=_int(bye, "points for a bye", low=0, high=100) or 0)
+        settings = Settings(points=points,
+                            best_of=_int(best_of, "best of", low=1, high=5) or 3,
+                            top_best_of=_int(top_best_of, "top best of", low=1, high=5) or 3,
+                            swiss_rounds=_int(rounds, "Swiss rounds", low=1, high=50),
+                            top_size=_int(top, "top size", low=0, high=1024) or 0)
+        info = create_tournament(state.db, name=name, actor=actor, settings=settings,
+                                 format=format, rules_level=rules_level,
+                                 seed=_int(seed, "seed", low=-(2**63), high=2**63 - 1))
+        return done(request, f"/t/{info.id}/manage")
+
+    @router.get("/t/{tid}/manage", response_class=HTMLResponse)
+    def manage(request: Request, state: StateDep, visitor: VisitorDep,
+               tid: TournamentId) -> HTMLResponse:
+        organizer(visitor)
+        details = get_tournament(state.db, tid)
+        t = details.tournament
+        entries = player_service.list_players(state.db, tid)
+        logins = player_accounts(state.db, [p.person_id for p in entries
+                                            if p.person_id is not None])
+        rnd = t.current_round
+        return render(request, "manage.html", info=details.info, t=t, players=entries,
+                      logins=logins, rnd=rnd, tid=tid, tab="manage", title=details.info.name,
+                      has_top=bool(details.info.settings.top_size),
+                      timer=round_timer(state.db, tid, rnd.number) if rnd else None,
+                      running=details.info.status is Status.RUNNING,
+                      registration=details.info.status is Status.REGISTRATION)
+
+    @router.post("/t/{tid}/players")
+    def add_player(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+                   name: Annotated[str, Form(max_length=200)],
+                   city: Annotated[str, Form(max_length=100)] = "",
+                   club: Annotated[str, Form(max_length=100)] = "",
+                   byes: Annotated[str, Form(max_length=3)] = "0",
+                   missed_byes: Annotated[bool, Form()] = False) -> Response:
+        """Registration before round 1; a late entry afterwards (P-7)."""
+        actor = organizer(visitor)
+        info = get_tournament(state.db, tid).info
+        if info.status is Status.REGISTRATION:
+            player_service.register_player(
+                state.db, tid, name=name, city=city, club=club, actor=actor,
+                byes=_int(byes, "byes", low=0, high=50) or 0)
+        else:
+            player_service.late_entry(state.db, tid, name=name, city=city, club=club,
+                                      actor=actor, byes_for_missed_rounds=missed_byes)
+        return done(request, f"/t/{tid}/manage#players")
+
+    @router.post("/t/{tid}/players/import")
+    async def import_players(request: Request, state: StateDep, visitor: VisitorDep,
+                             tid: TournamentId,
+                             file: Annotated[UploadFile, File()]) -> Response:
+        actor = organizer(visitor)
+        data = await file.read(MAX_CSV + 1)
+        if len(data) > MAX_CSV:
+            raise UserError("the file is larger than 2 MB", code="bad_file")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise UserError("the file is not UTF-8 text", code="bad_file") from None
+        lines = parse_players_csv(text, source=file.filename or "the file")
+        player_service.register_players(state.db, tid, lines, actor=actor)
+        return done(request, f"/t/{tid}/manage#players")
+
+    @router.post("/t/{tid}/players/{number}/checkin")
+    def check_in(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+                 number: PlayerNumber, present: Annotated[bool, Form()] = True) -> Response:
+        player_service.check_in(state.db, tid, number, actor=organizer(visitor),
+                                present=present)
+        return done(request, f"/t/{tid}/manage#p{number}")
+
+    @router.post("/t/{tid}/players/{number}/drop")
+    def drop(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+             number: PlayerNumber,
+             reason: Annotated[str, Form(max_length=500)] = "") -> Response:
+        visitor.require(HEAD)
+        player_service.drop_player(state.db, tid, number, actor=visitor.actor, reason=reason)
+        return done(request, f"/t/{tid}/manage#p{number}")
+
+    @router.post("/t/{tid}/players/{number}/account")
+    def player_login(request: Request, state: StateDep, visitor: VisitorDep,
+                     tid: TournamentId, number: PlayerNumber) -> Response:
+        """A login for the player, to report their own results; the password is shown once."""
+        actor = organizer(visitor)
+        player = next((p for p in player_service.list_players(state.db, tid)
+                       if p.number == number), None)
+        if player is None or player.person_id is None:
+            raise UserError(f"no player #{number} in this tournament", code="unknown_player")
+        password = secrets.token_urlsafe(9)
+        login = f"t{tid}p{number}"
+        account = create_account(state.db, login=login, name=player.name, password=password,
+                                 role=AccountRole.PLAYER, person_id=player.person_id,
+                                 actor=actor, hasher=state.hasher)
+        wanted = N_("Login for %(name)s: %(login)s, password %(pw)s")
+        text = state.templates.gettext[visitor.locale](wanted)
+        return message(request, text % {"name": player.name, "login": account.login,
+                                        "pw": password})
+
+    @router.post("/t/{tid}/rounds/start")
+    def pair_round(request: Request, state: StateDep, visitor: VisitorDep,
+                   tid: TournamentId,
+                   drop_absent: Annotated[bool, Form()] = False) -> Response:
+        """Pair the next round: Swiss while Swiss rounds remain, then the top."""
+        view = start_round(state.db, tid, actor=organizer(visitor),
+                           drop_absent_players=drop_absent)
+        return done(request, f"/t/{tid}/results?round={view.round.number}")
+
+    @router.post("/t/{tid}/rounds/undo")
+    def undo(request: Request, state: StateDep, visitor: VisitorDep,
+             tid: TournamentId) -> Response:
+        undo_round(state.db, tid, actor=organizer(visitor))
+        return done(request, f"/t/{tid}/manage")
+
+    @router.post("/t/{tid}/timer")
+    def timer(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+              minutes: Annotated[str, Form(max_length=4)] = "50") -> Response:
+        actor = organizer(visitor)
+        rnd = get_tournament(state.db, tid).tournament.current_round
+        if rnd is None:
+            raise UserError("no round has been paired yet", code="no_round")
+        start_timer(state.db, tid, rnd.number,
+                    minutes=_int(minutes, "minutes", low=1, high=600) or 50, actor=actor)
+        return done(request, f"/t/{tid}/manage")
+
+    @router.post("/t/{tid}/finish")
+    def finish(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+               early: Annotated[bool, Form()] = False) -> Response:
+        finish_tournament(state.db, tid, actor=organizer(visitor), early=early)
+        return done(request, f"/t/{tid}/places")
+
+    @router.get("/accounts", response_class=HTMLResponse)
+    def accounts_page(request: Request, state: StateDep, visitor: VisitorDep) -> HTMLResponse:
+        organizer(visitor)
+        return render(request, "accounts.html", accounts=list_accounts(state.db),
+                      roles=[r for r in AccountRole if r is not AccountRole.PLAYER], title=None)
+
+    @router.post("/accounts")
+    def add_account(request: Request, state: StateDep, visitor: VisitorDep,
+                    login: Annotated[str, Form(max_length=100)],
+                    name: Annotated[str, Form(max_length=200)],
+                    password: Annotated[str, Form(max_length=1000)],
+                    role: Annotated[AccountRole, Form()]) -> Response:
+        actor = organizer(visitor)
+        if role is AccountRole.PLAYER:
+            raise UserError("player logins are made on the tournament's page",
+                            code="bad_role")
+        create_account(state.db, login=login, name=name, password=password, role=role,
+                       actor=actor, hasher=state.hasher)
+        return done(request, "/accounts")
+
+    return router
