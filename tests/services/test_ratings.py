@@ -433,7 +433,7 @@ def test_concurrent_submissions_are_serialised(db: Database, database_url: str) 
         try:
             start.wait()
             submit_tournament(own, tid, actor=HEAD)
-        except BaseException as error:  # noqa: BLE001 - reported below
+        except BaseException as error:
             errors.append(error)
         finally:
             own.close()
@@ -446,3 +446,24 @@ def test_concurrent_submissions_are_serialised(db: Database, database_url: str) 
     assert errors == []
     assert_book_consistent(db)
     assert replay_ratings(db, actor=ORGANIZER).changed == ()
+
+
+def test_rule_R4_a_recorded_disqualification_without_prizes_resets(db: Database) -> None:
+    """The J-4 flag comes from the penalties the judges record (and the terms, by hand)."""
+    from turnir.domain.penalties import Penalty
+    from turnir.services.penalties import give_penalty
+    from turnir.services.tournaments import finish_tournament
+
+    names = ["Анна", "Борис", "Вера", "Глеб"]
+    tid = finished_event(db, names, finish=False)
+    load_list(db, names, ["300", "250", "110", "130"])
+    given = give_penalty(db, tid, player=4, reason="cheating", actor=HEAD,
+                         penalty=Penalty.DISQUALIFICATION_WITHOUT_PRIZES)
+    assert given.penalty.penalty is Penalty.DISQUALIFICATION_WITHOUT_PRIZES
+    finish_tournament(db, tid, actor=ORGANIZER)
+    report = submit_tournament(db, tid, actor=HEAD).report
+    last = report.lines[3]
+    assert last.person.name == "Глеб" and last.change.disqualified_without_prizes
+    assert last.change.professional.reset_applied and last.change.professional.after == d("100.00")
+    assert [line.change.professional.after for line in report.lines[:3]] == [
+        d("303.00"), d("250.00"), d("110.00")]

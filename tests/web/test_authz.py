@@ -16,7 +16,8 @@ from tests.web.conftest import PASSWORD, Clients, add_account, csrf_of
 from turnir.services.players import list_players
 from turnir.services.rounds import start_round
 from turnir.storage.database import Database
-from turnir.web.security import HEAD, JUDGES, ORGANIZER as ORG, PLAYERS, SIGNED_IN, Role
+from turnir.web.security import HEAD, JUDGES, PLAYERS, SIGNED_IN, Role
+from turnir.web.security import ORGANIZER as ORG
 
 ALL = frozenset(Role)
 T = "/t/{tid}"
@@ -148,13 +149,13 @@ def test_authorization_matrix(web_db: Database, clients: Clients, role: Role) ->
         log_in(client, LOGINS[role])
     last = ("/logout", "/api/v1/session")  # logging out goes last
     order = sorted(EXPECTED, key=lambda k: (k[1] in last and k[0] != "GET"
-                                            and not (k == ("POST", "/api/v1/session")), k))
+                                            and k != ("POST", "/api/v1/session"), k))
     wrong = []
     for method, path in order:
         allowed = role in EXPECTED[(method, path)]
         status = _request(client, role, method, path, values, token)
         denied = status in (401, 403)
         expected_status = 401 if role is Role.ANONYMOUS else 403
-        if allowed and denied or not allowed and status != expected_status:
+        if (allowed and denied) or (not allowed and status != expected_status):
             wrong.append((method, path, status))
     assert wrong == []

@@ -4,9 +4,12 @@ has a Russian translation."""
 
 from __future__ import annotations
 
-from babel.messages.pofile import read_po
+from datetime import UTC, datetime
 
-from turnir.web.i18n import LOCALES, extract, mo_bytes, negotiate, po_path
+from babel.messages.pofile import read_po
+from fastapi.testclient import TestClient
+
+from turnir.web.i18n import LOCALES, Formats, extract, mo_bytes, negotiate, po_path
 
 
 def test_compiled_catalogs_are_up_to_date() -> None:
@@ -32,3 +35,31 @@ def test_the_language_is_the_remembered_choice_then_the_browser_then_russian() -
     assert negotiate(None, "en-GB,en;q=0.9", "ru") == "en"
     assert negotiate("xx", "de-DE", "ru") == "ru"
     assert negotiate(None, None, "ru") == "ru"
+
+
+def test_the_language_switch_is_remembered(client: TestClient) -> None:
+    answer = client.get("/lang/en?next=/login", follow_redirects=False)
+    assert answer.status_code == 303 and answer.headers["location"] == "/login"
+    cookie = answer.headers["set-cookie"].lower()
+    assert "turnir_lang=en" in cookie and "max-age=31536000" in cookie
+    assert "Log in" in client.get("/login", headers={"accept-language": "ru"}).text
+    client.get("/lang/ru?next=/")
+    assert "Войти" in client.get("/login", headers={"accept-language": "en"}).text
+    for target in ("//evil.example/x", "https://evil.example/", "/\\evil"):
+        moved = client.get("/lang/en", params={"next": target}, follow_redirects=False)
+        assert moved.headers["location"] == "/"
+
+
+def test_dates_and_numbers_in_the_locale_form() -> None:
+    moment = datetime(2026, 3, 1, 14, 2, tzinfo=UTC)
+    ru, en = Formats("ru", UTC), Formats("en", UTC)
+    assert ru.number(2000) == "2\xa0000" and en.number(2000) == "2,000"
+    assert "мар" in ru.datetime(moment) and "Mar" in en.datetime(moment)
+    assert ru.time(moment) == "14:02" and en.time(moment) == "2:02\u202fPM"
+
+
+def test_errors_are_translated_with_the_detail_kept(client: TestClient) -> None:
+    page = client.get("/t/99", headers={"accept-language": "ru"}).text
+    assert "Такого турнира нет." in page and "no tournament #99" in page
+    assert "Такого турнира нет." not in client.get("/t/99", headers={
+        "accept-language": "en"}).text

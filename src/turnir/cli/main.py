@@ -28,6 +28,7 @@ from turnir.cli.db_player import player_app
 from turnir.cli.db_round import round_app
 from turnir.cli.db_tournament import judge_app, tournament_app
 from turnir.cli.parsing import parse_points
+from turnir.cli.penalty import penalty_app
 from turnir.cli.rating import rating_app
 from turnir.cli.robot import robot_app
 from turnir.cli.users import user_app
@@ -313,6 +314,7 @@ _mount_database_commands()
 
 
 app.add_typer(robot_app, name="robot", help="The online judge robot.")
+app.add_typer(penalty_app, name="penalty")
 app.add_typer(rating_app, name="rating")
 app.add_typer(user_app, name="user")
 app.command("serve")(serve)

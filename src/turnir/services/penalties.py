@@ -52,6 +52,7 @@ from turnir.services.judging import (
 from turnir.services.penalty_effects import land, player_pairings, refresh, register_suspension
 from turnir.services.penalty_losses import disqualify_player
 from turnir.services.results import RecordedResult
+from turnir.services.suspensions import find_person
 from turnir.storage.database import Database
 from turnir.storage.mappers import tournament_row
 from turnir.storage.penalty_rows import (
@@ -471,7 +472,7 @@ def decide_appeal(
 def withdraw_penalty(
     db: Database, tournament_id: int, seq: int, *, reason: str, actor: str,
     judge: str | None = None, expected_version: int | None = None,
-) -> AppealDecision | PenaltyView:
+) -> PenaltyView:
     """The head judge withdraws penalty #``seq`` entered in error (a wrong player, a slip of
     the finger); recorded with the reason. Appeals go through ``decide_appeal``."""
     if not reason.strip():
@@ -599,9 +600,11 @@ class HistoryLine:
     penalty: PenaltyView
 
 
-def person_history(db: Database, person_id: int) -> list[HistoryLine]:
-    """Every penalty of one person in every tournament, oldest first, with the reasons."""
+def person_history(db: Database, person: int | str) -> list[HistoryLine]:
+    """Every penalty of one person (id, or a name only one person has) in every tournament,
+    oldest first, with the reasons."""
     with db.read() as conn:
+        person_id = find_person(conn, person)["id"]
         found = conn.execute(
             select(entries.c.tournament_id, entries.c.number, entries.c.name,
                    tournaments.c.name.label("tournament"))

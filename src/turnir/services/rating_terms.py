@@ -14,8 +14,9 @@ The rated format: a draft is ``draft_N_boosters``; constructed is ``constructed`
 ``starter_constructed`` when ``starter``); a ``swiss`` event is read as constructed
 (**Decided**: a Swiss event without a draft plays constructed decks; Warlock K 1).
 
-The J-4 flag is read by ``disqualified_without_prizes``, the one hook the penalties capability
-extends to add the disqualifications it records; until then the terms carry it.
+The J-4 flag is read by ``disqualified_without_prizes``: the disqualifications without prizes
+(and suspensions) the penalties capability records, plus the entries the terms flag by hand
+(a disqualification recorded outside turnir, or a tournament imported from a file).
 """
 
 from __future__ import annotations
@@ -29,9 +30,11 @@ from typing import Any
 
 from sqlalchemy import Connection, RowMapping, insert, select, update
 
+from turnir.domain.penalties import disqualification_effects
 from turnir.domain.ratings import RatedFormat
 from turnir.errors import UserError
 from turnir.services.common import TournamentFormat, changing
+from turnir.services.penalties import views_in
 from turnir.storage.database import Database
 from turnir.storage.mappers import tournament_row
 from turnir.storage.ratings import exact_text, parse_exact
@@ -148,12 +151,14 @@ def load_terms(conn: Connection, tournament_id: int) -> RatingTerms:
 
 
 def disqualified_without_prizes(conn: Connection, terms: RatingTerms) -> frozenset[int]:
-    """Entry numbers disqualified without prizes (J-4, R-4).
-
-    The hook for the penalties capability: when it records disqualifications, add the entries
-    it marks (``DisqualificationEffects.rating_reset``) here; today the terms carry the flag.
-    """
-    return frozenset(terms.disqualified_without_prizes)
+    """Entry numbers disqualified without prizes (J-4, R-4): every active penalty of the
+    tournament whose effects reset the rating (``DisqualificationEffects.rating_reset``: a
+    disqualification without prizes or a suspension), and the entries the terms flag by hand
+    (a disqualification recorded outside turnir)."""
+    recorded = {view.player for view in views_in(conn, terms.tournament_id) if view.active
+                and (effects := disqualification_effects(view.penalty)) is not None
+                and effects.rating_reset}
+    return frozenset(terms.disqualified_without_prizes) | recorded
 
 
 def tournament_rating_terms(db: Database, tournament_id: int) -> RatingTerms:

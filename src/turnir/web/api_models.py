@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,6 +18,13 @@ from turnir.services.players import PlayerInfo
 Name = Annotated[str, Field(min_length=1, max_length=200)]
 Short = Annotated[str, Field(max_length=100)]
 Count = Annotated[int, Field(ge=0, le=100)]
+
+
+def utc(moment: datetime | None) -> datetime | None:
+    """SQLite keeps no zone; every stored time is UTC."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
 
 
 class ErrorOut(BaseModel):
@@ -113,8 +120,8 @@ class TournamentOut(BaseModel):
                                          "loss": s.points.loss, "bye": s.points.bye},
                                  best_of=s.best_of, top_best_of=s.top_best_of,
                                  swiss_rounds=s.swiss_rounds, top_size=s.top_size),
-            seed=i.seed, version=i.version, created_at=i.created_at,
-            finished_at=i.finished_at, players=i.players, rounds=i.rounds)
+            seed=i.seed, version=i.version, created_at=utc(i.created_at) or i.created_at,
+            finished_at=utc(i.finished_at), players=i.players, rounds=i.rounds)
 
 
 class PlayerIn(_In):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
 from fastapi import Depends, Request
@@ -141,7 +142,13 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
 
 
 def done(request: Request, url: str) -> Response:
-    """After a successful form: HTMX follows ``HX-Redirect``; a plain form gets a 303."""
+    """After a successful form: HTMX follows ``HX-Redirect`` (or reloads, when the target is
+    the page it is on: a jump to ``#fragment`` alone would not reload it); a plain form gets a
+    303."""
     if is_htmx(request):
+        current = urlsplit(request.headers.get("hx-current-url", ""))
+        target = urlsplit(url)
+        if (current.path, current.query) == (target.path, target.query):
+            return Response(status_code=200, headers={"HX-Refresh": "true"})
         return Response(status_code=200, headers={"HX-Redirect": url})
     return RedirectResponse(url, status_code=303)

@@ -53,14 +53,15 @@ def _message_response(request: Request, status: int, message: str, code: str,
         return JSONResponse(error_body(code, message), status_code=status, headers=headers)
     if is_htmx(request):
         response = render(request, "_message.html", status=status, message=message,
-                          kind="error")
+                          kind="error", code=code)
         response.headers["HX-Retarget"] = "#messages"
         response.headers["HX-Reswap"] = "innerHTML"
         return response
     if status == 401 and request.method == "GET":
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         return RedirectResponse(f"/login?next={quote(target)}", status_code=303)
-    return render(request, "error.html", status=status, message=message, code=code)
+    return render(request, "error.html", status=status, message=message, code=code,
+                  kind="error")
 
 
 async def user_error(request: Request, error: Exception) -> Response:
@@ -80,11 +81,14 @@ async def validation_error(request: Request, error: Exception) -> Response:
 
 async def http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, StarletteHTTPException)
-    code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+    status = error.status_code
+    code = {404: "not_found", 405: "method_not_allowed"}.get(status, "http_error")
     message = str(error.detail) if error.detail else "error"
-    if error.status_code == 404:
+    if status == 404:
         message = "no such page"
-    response = _message_response(request, error.status_code, message, code,
+    if status == 400:  # a body that cannot be read at all: like any malformed request
+        status, code = 422, "invalid_request"
+    response = _message_response(request, status, message, code,
                                  dict(error.headers) if error.headers else None)
     if error.headers and not is_api(request):
         response.headers.update(error.headers)

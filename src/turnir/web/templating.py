@@ -32,13 +32,39 @@ ROLE_NAMES = {"organizer": N_("organizer"), "head_judge": N_("head judge"),
               "anonymous": N_("anonymous")}
 
 
+ERROR_TEXTS = {
+    "login_required": N_("Log in to do this."),
+    "forbidden": N_("Your role does not allow this."),
+    "not_your_match": N_("You can report only your own match."),
+    "csrf": N_("The form has expired; reload the page and send it again."),
+    "too_many_attempts": N_("Too many failed logins; wait a few minutes."),
+    "bad_credentials": N_("Wrong login or password."),
+    "finished": N_("The tournament is finished; nothing can change in it."),
+    "result_exists": N_("This table already has a result; a judge corrects it."),
+    "round_not_finished": N_("The round is not finished: some results are missing."),
+    "round_has_results": N_("Only a round without results can be undone."),
+    "no_round": N_("No round has been paired yet."),
+    "unknown_tournament": N_("There is no such tournament."),
+    "not_found": N_("There is no such page."),
+    "bad_result": N_("This result is not possible here."),
+    "drawn_elimination": N_("A top match cannot end drawn."),
+    "duplicate_player": N_("This player is already registered."),
+    "duplicate_login": N_("This login is taken."),
+    "weak_password": N_("The password needs at least 8 characters."),
+    "stale_version": N_("Someone changed this meanwhile; reload and try again."),
+    "round_closed": N_("This round is closed; ask a judge."),
+    "invalid_request": N_("The form is not filled in correctly."),
+    "busy": N_("The database is busy; try again."),
+}
+
+
 def _names(gettext: Callable[[str], str]) -> dict[str, dict[str, str]]:
     def tr(names: dict[str, str]) -> dict[str, str]:
         return {key: gettext(text) for key, text in names.items()}
 
     return {"status_names": tr(STATUS_NAMES), "format_names": tr(FORMAT_NAMES),
             "level_names": tr(LEVEL_NAMES), "kind_names": tr(KIND_NAMES),
-            "role_names": tr(ROLE_NAMES)}
+            "role_names": tr(ROLE_NAMES), "error_texts": tr(ERROR_TEXTS)}
 
 
 def _tiebreak_helpers(locale: str) -> dict[str, Any]:
