@@ -361,3 +361,19 @@ def test_the_results_route_needs_a_ledger() -> None:
 
     with TestClient(create_robot_app(make_robot()[0], run_checks=False)) as client:
         assert client.get(f"{PREFIX}/results").status_code == 404
+
+
+def test_a_game_of_a_pairing_changed_since_its_registration_is_kept_unapplied(
+        db: Database) -> None:
+    from turnir.services.rounds import swap_seats
+
+    ev = online_event(db)
+    robot, _, _ = robot_on(db)
+    robot.register(setup("g"), TournamentLink(ev.id, 1, 1, 1, "a"))
+    _, a1, _ = ev.tables[0]
+    _, a2, _ = ev.tables[1]
+    swap_seats(db, ev.id, 1, a1, a2, actor=JUDGE, note="seated wrongly")
+    robot.post("g", Resigned(1_000, chess.BLACK))
+    [kept] = online_results(db, state=UNAPPLIED)
+    assert kept.problem_code == "pairing_changed" and "re-paired" in (kept.problem or "")
+    assert match_results(db, ev.id)[1] is None

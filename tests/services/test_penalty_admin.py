@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.services.builders import ORGANIZER, snapshot
+from tests.services.builders import ORGANIZER, offline_event, snapshot
 from tests.services.penalty_builders import FLOOR, HEAD, finish_round, give, judged_event, line_of
 from turnir.domain.penalties import (
     DEFAULT_CATALOGUE,
@@ -23,12 +23,14 @@ from turnir.domain.penalties import (
 from turnir.domain.results import GameReason, MatchOutcome
 from turnir.domain.standings import PenaltyCounts
 from turnir.errors import ConflictError, UserError
+from turnir.formats.tournament_file import dump_tournament, parse_tournament
 from turnir.services.common import RulesLevel as Level
 from turnir.services.game_rulings import (
     decide_time_out_claim,
     list_rulings,
     record_technical_result,
 )
+from turnir.services.judges import JudgeRole, add_judge
 from turnir.services.penalties import decide_appeal, person_history
 from turnir.services.penalty_catalogue import (
     get_catalogue,
@@ -44,6 +46,7 @@ from turnir.services.queries import audit_log
 from turnir.services.results import GameReport
 from turnir.services.rounds import start_round
 from turnir.services.tournaments import get_tournament
+from turnir.services.transfer import export_tournament, import_tournament
 from turnir.storage.database import Database
 
 LATE_DECK = Infraction("late_deck_list", Text("Поздняя сдача деклиста", "Late deck list"),
@@ -229,3 +232,14 @@ def test_every_penalty_change_is_audited(db: Database) -> None:
     assert "penalty.apply" in actions
     info = get_tournament(db, tid).info
     assert info.version > 1
+
+
+def test_rule_T6_imported_counts_and_recorded_penalties_add_up(db: Database) -> None:
+    tid = import_tournament(db, dump_tournament(offline_event()), actor=ORGANIZER).id
+    add_judge(db, tid, name=FLOOR, role=JudgeRole.FLOOR_JUDGE, actor=ORGANIZER)
+    assert get_tournament(db, tid).tournament.penalties[3] == PenaltyCounts(warnings=2)
+    give(db, tid, 3, "deck_error")                    # Amateur: a warning
+    assert get_tournament(db, tid).tournament.penalties[3] == PenaltyCounts(
+        penalty_points=1, warnings=3)
+    exported = parse_tournament(export_tournament(db, tid))
+    assert exported.penalties[3] == PenaltyCounts(penalty_points=1, warnings=3)

@@ -128,8 +128,10 @@ def test_rule_J3_scenario_game_loss_between_rounds_lands_on_next_matchs_first_ga
     assert list_penalties(db, tid, 3)[0].applied_round == 2
     assert [e.action for e in audit_log(db, tid, action="penalty.apply")] == ["penalty.apply"]
     # Reporting the same again changes nothing; the loss is not applied twice.
+    before = snapshot(db)
     again = report(db, tid, 3, 2, 0)
     assert again.status.value == "unchanged" and again.result == done.result
+    assert snapshot(db) == before
 
 
 def test_rule_J4_scenario_disqualified_player_keeps_points_and_is_not_paired(

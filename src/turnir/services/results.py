@@ -5,6 +5,9 @@ settings), let the domain decide (``check_result_change``: a possible result for
 S-2/S-3; a different result only as a correction, S-6; no correction once a later round
 exists), update the row on its version, append the audit record, commit.
 
+The players' pending penalty losses (J-3) are applied to the reported result on the way in,
+and the end of the match adds up penalties (J-6): ``services.penalty_losses``.
+
 Safe to repeat: the same result again changes nothing (``ResultStatus.UNCHANGED``), and a
 request sent with an idempotency key is answered once. A correction is a new logged event
 (``result.correct`` with the result before and after); standings recompute from it.

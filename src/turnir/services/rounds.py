@@ -111,6 +111,7 @@ def _pair(change: Change, tournament_id: int, expected_version: int | None,
     if decide_waiting_match_losses(change, tournament_id, rnd.number):  # J-3
         paired = load_tournament(conn, tournament_id)
         rnd = paired.rounds[-1]
+        version = tournament_row(conn, tournament_id)["version"]
     return RoundView(rnd, paired, version)
 
 

@@ -33,7 +33,6 @@ from sqlalchemy import (
 
 from turnir.domain.ratings import (
     DEFAULT_SETTINGS,
-    Bound,
     Participant,
     PlayerRating,
     RatedFormat,
@@ -191,10 +190,6 @@ def last_key(conn: Connection, *, excluding: int | None = None) -> OrderKey | No
     row = conn.execute(query.order_by(rating_tournaments.c.ended_at.desc(),
                                       rating_tournaments.c.tournament_id.desc()).limit(1)).first()
     return None if row is None else (utc(row[0]), int(row[1]))
-
-
-def rated_count(conn: Connection) -> int:
-    return int(conn.execute(select(func.count()).select_from(rating_tournaments)).scalar_one())
 
 
 _ALL_PLACES = DirectStatement(
@@ -458,5 +453,3 @@ def people_by_id(conn: Connection, ids: Iterable[int]) -> dict[int, PersonRef]:
             found[pid] = PersonRef(pid, name, city, club)
     return found
 
-
-BOUND_VALUES = {b.value: b for b in Bound}

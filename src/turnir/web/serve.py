@@ -16,6 +16,7 @@ def serve(
     port: Annotated[int, typer.Option(help="Port.")] = 8000,
     demo: Annotated[bool, typer.Option(
         help="Create the demo tournaments and demo accounts (new passwords) first.")] = False,
+    quiet: Annotated[bool, typer.Option(help="No access log (benchmarks).")] = False,
 ) -> None:
     """Serve the web app: pages for organizers, judges, players and the public, and the API."""
     import uvicorn
@@ -42,6 +43,7 @@ def serve(
         typer.echo(f"turnir is at {url}  (database: {db.describe()})")
     app = create_app(settings, db=db)
     try:
-        uvicorn.run(app, host=host, port=port, log_level="info")
+        uvicorn.run(app, host=host, port=port, log_level="warning" if quiet else "info",
+                    access_log=not quiet)
     finally:
         db.close()
