@@ -8,6 +8,8 @@ paired with half of its results in. The load comes from ``wrk`` (Debian's packag
 client (httpx) in another process. Each page is loaded for ``DURATION_S`` seconds with
 ``CLIENTS`` connections, ``/healthz`` in the same run. Then one result is recorded through the
 services and the standings page must change (the cache is invalidated by writes, not by time).
+Anonymous requests for cached public pages are answered by ``turnir.web.cache.PublicPages``
+before routing; ``/healthz`` goes through the app's routing.
 
 Targets (issue 4): standings served at no less than half the request rate of ``/healthz``
 (``standings_rate_vs_healthz`` ≥ 0.5) and their p95 under 100 ms at 50 concurrent clients

@@ -20,7 +20,7 @@ from turnir.web import errors
 from turnir.web.api import PREFIX as API_PREFIX
 from turnir.web.api import create_api_router
 from turnir.web.auth import create_auth_router
-from turnir.web.cache import PageCache
+from turnir.web.cache import PageCache, PublicPages, Stamps
 from turnir.web.deps import WebState
 from turnir.web.i18n import zone
 from turnir.web.judging import create_judging_router
@@ -39,11 +39,15 @@ def create_app(settings: WebSettings | None = None, *, db: Database | None = Non
     owned = db is None
     database = db if db is not None else Database.open(settings.database_url)
 
+    stamps = Stamps(database)
+    cache = PageCache(settings.cache_entries)
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         try:
             yield
         finally:
+            stamps.close()
             if owned:
                 database.close()
 
@@ -55,10 +59,12 @@ def create_app(settings: WebSettings | None = None, *, db: Database | None = Non
         templates=Templates(zone(settings.timezone), {"static_url": "/static"}),
         limiter=LoginLimiter(failures=settings.login_failures,
                              window_s=settings.login_window_s),
-        cache=PageCache(settings.cache_entries),
+        cache=cache, stamps=stamps,
         hasher=make_hasher(fast=settings.fast_hashing),
     )
     errors.install(app)
+    app.add_middleware(PublicPages, cache=cache, stamps=stamps,
+                       default_locale=settings.default_locale)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     routers = [create_public_router(), create_auth_router(), create_organizer_router(),
                create_judging_router(), create_api_router()]

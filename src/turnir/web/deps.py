@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from turnir.services.accounts import session_account
 from turnir.storage.database import Database
-from turnir.web.cache import PageCache
+from turnir.web.cache import PageCache, Stamps
 from turnir.web.i18n import COOKIE as LANG_COOKIE
 from turnir.web.i18n import negotiate
 from turnir.web.security import (
@@ -40,6 +40,7 @@ class WebState:
     templates: Templates
     limiter: LoginLimiter
     cache: PageCache
+    stamps: Stamps
     hasher: PasswordHasher
 
     @property

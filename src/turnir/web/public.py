@@ -21,7 +21,7 @@ from turnir.services.reports import TableReports, player_numbers, round_reports,
 from turnir.services.tournaments import get_tournament, list_tournaments
 from turnir.storage.database import Database
 from turnir.web import views
-from turnir.web.cache import tournament_stamp
+from turnir.web.cache import anonymous_key
 from turnir.web.deps import StateDep, VisitorDep, WebState, is_htmx, page_context, render
 from turnir.web.i18n import COOKIE as LANG_COOKIE
 from turnir.web.i18n import LOCALES
@@ -65,7 +65,7 @@ def cached(request: Request, state: WebState, visitor: Visitor, tid: int, tab: s
     ``make`` returns (title, template, context) of the live part. A poll (HTMX) gets the part
     alone; an anonymous visitor gets the whole page from the cache too.
     """
-    stamp = tournament_stamp(state.db, tid)
+    stamp = state.stamps.stamp(tid)
     locale = visitor.locale
 
     def body() -> Body:
@@ -76,12 +76,15 @@ def cached(request: Request, state: WebState, visitor: Visitor, tid: int, tab: s
 
     live_url = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     part = state.cache.get(("part", tid, tab, key, locale), stamp, body)
+    if visitor.account is None:
+        # what ``PublicPages`` answers to the next anonymous visitor without routing
+        page = (part.html.encode() if is_htmx(request)
+                else bytes(_shell(request, state, visitor, tid, part, tab).body))
+        state.cache.put(anonymous_key(locale, request.url.path, request.url.query,
+                                      is_htmx(request)), stamp, page)
+        return Response(page, media_type="text/html; charset=utf-8")
     if is_htmx(request):
         return HTMLResponse(part.html)
-    if visitor.account is None:
-        page = state.cache.get(("page", tid, tab, key, locale, live_url), stamp,
-                               lambda: _shell(request, state, visitor, tid, part, tab).body)
-        return Response(page, media_type="text/html; charset=utf-8")
     return _shell(request, state, visitor, tid, part, tab)
 
 
