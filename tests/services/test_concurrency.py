@@ -44,7 +44,7 @@ def run_together(*commands: list[object]) -> list[list[dict[str, Any]]]:
 def test_two_processes_race_results_and_pairings(database_url: str) -> None:
     db = Database.open(database_url)
     tid = event(db, 24, rounds=4, top=4)
-    start = time.time() + 2.5  # both workers have imported everything by then
+    start = time.time() + 6.0  # both workers have imported everything by then, even under load
     first, second = run_together(["race", database_url, tid, "Судья А", "2-0", start],
                                  ["race", database_url, tid, "Судья Б", "0-2", start])
     t = get_tournament(db, tid).tournament
@@ -83,7 +83,7 @@ def test_two_processes_correct_the_same_results_on_the_same_version(database_url
     db = Database.open(database_url)
     tid = event(db, 16, rounds=2)
     play_round(db, tid, "1-1")
-    start = time.time() + 2.5
+    start = time.time() + 6.0
     first, second = run_together(
         ["correct", database_url, tid, "Судья А", "2-0", start, 1],
         ["correct", database_url, tid, "Судья Б", "0-2", start, 1],
