@@ -24,12 +24,8 @@ from turnir.domain.standings import PenaltyCounts
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.services.common import RulesLevel
 from turnir.services.judging import today
-from turnir.services.penalties import (
-    decide_appeal,
-    list_penalties,
-    preview_penalty,
-    withdraw_penalty,
-)
+from turnir.services.penalties import list_penalties, preview_penalty
+from turnir.services.penalty_appeals import decide_appeal, withdraw_penalty
 from turnir.services.penalty_catalogue import set_judging_settings
 from turnir.services.players import register_player
 from turnir.services.queries import audit_log, get_standings

@@ -31,7 +31,8 @@ from turnir.services.game_rulings import (
     record_technical_result,
 )
 from turnir.services.judges import JudgeRole, add_judge
-from turnir.services.penalties import decide_appeal, person_history
+from turnir.services.penalties import person_history
+from turnir.services.penalty_appeals import decide_appeal
 from turnir.services.penalty_catalogue import (
     get_catalogue,
     get_judging_settings,

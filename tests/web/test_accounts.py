@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from typer.testing import CliRunner
 
-from tests.web.conftest import PASSWORD, Clients, add_account, csrf_of, log_in
+from tests.web.conftest import PASSWORD, Clients, add_account, csrf_of
 from turnir.cli.main import app as cli
 from turnir.errors import UserError
 from turnir.services.accounts import (
@@ -147,4 +147,3 @@ def test_user_add_creates_the_first_organizer(tmp_path: Path,
         assert authenticate(db, "judge", "secret password").role is AccountRole.HEAD_JUDGE
     finally:
         db.close()
-    assert log_in is not None

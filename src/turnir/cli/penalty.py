@@ -55,13 +55,12 @@ from turnir.services.game_rulings import (
 )
 from turnir.services.penalties import (
     PenaltyView,
-    decide_appeal,
     give_penalty,
     list_penalties,
     person_history,
     preview_penalty,
-    withdraw_penalty,
 )
+from turnir.services.penalty_appeals import decide_appeal, withdraw_penalty
 from turnir.services.penalty_catalogue import get_judging_settings, set_judging_settings
 from turnir.services.penalty_report import penalty_report, render_penalty_report
 from turnir.services.results import GameReport, ResultStatus, record_result

@@ -1,5 +1,5 @@
-"""Use cases on penalties (J-1..J-8, T-6): give one, preview it, appeal it, withdraw it, list a
-player's penalties with their reasons.
+"""Use cases on penalties (J-1..J-8, T-6): give one, preview it, list a player's penalties with
+their reasons; appeals and withdrawals are in ``penalty_appeals``.
 
 A judge's phone issues a penalty in three steps: pick the player (``services.players`` /
 ``services.rounds`` list them with their tables), pick the reason (``penalty_catalogue``),
@@ -17,15 +17,13 @@ gives one penalty.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping, insert, select, update
+from sqlalchemy import Connection, RowMapping, select
 
 from turnir.domain.penalties import (
-    AppealOutcome,
     GivenAt,
     Moment,
     Penalty,
@@ -36,20 +34,16 @@ from turnir.domain.penalties import (
     check_may_suspend,
     effects,
     escalate,
-    stale_automatic,
 )
-from turnir.domain.penalties import decide_appeal as domain_decide_appeal
 from turnir.domain.penalties import give_penalty as domain_give_penalty
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.services.common import changing, refuse_when_finished, touch_tournament
-from turnir.services.judges import JudgeRole as Role
 from turnir.services.judging import (
-    ActingJudge,
     acting_judge,
     confirming_head_judge,
     level_of,
 )
-from turnir.services.penalty_effects import land, player_pairings, refresh, register_suspension
+from turnir.services.penalty_effects import land, player_pairings, register_suspension
 from turnir.services.penalty_losses import disqualify_player
 from turnir.services.results import RecordedResult
 from turnir.services.suspensions import find_person
@@ -66,14 +60,12 @@ from turnir.storage.penalty_rows import (
 )
 from turnir.storage.repositories import (
     Change,
-    check_version,
     entry_by_ref,
     last_round_number,
     store_answer,
     stored_answer,
 )
 from turnir.storage.tables import entries, tournaments
-from turnir.storage.tables_penalties import appeals, penalties
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,19 +149,19 @@ def penalty_view(row: RowMapping, player_name: str) -> PenaltyView:
     )
 
 
-def _names(conn: Connection, tournament_id: int) -> dict[int, str]:
+def player_names(conn: Connection, tournament_id: int) -> dict[int, str]:
     return {number: name for number, name in conn.execute(
         select(entries.c.number, entries.c.name).where(entries.c.tournament_id == tournament_id))}
 
 
 def views_in(conn: Connection, tournament_id: int,
              player: int | None = None) -> list[PenaltyView]:
-    names = _names(conn, tournament_id)
+    names = player_names(conn, tournament_id)
     rows = penalty_rows(conn, tournament_id, None if player is None else [player])
     return [penalty_view(row, names.get(row["number"], "?")) for row in rows]
 
 
-def _view_of(conn: Connection, tournament_id: int, seq: int) -> PenaltyView:
+def view_of(conn: Connection, tournament_id: int, seq: int) -> PenaltyView:
     row = penalty_row(conn, tournament_id, seq)
     if row is None:
         raise NotFoundError(f"no penalty #{seq} in this tournament", code="unknown_penalty")
@@ -312,7 +304,7 @@ def give_penalty(
                        "until": None if suspension_until is None else suspension_until.isoformat()}
             answered = stored_answer(conn, tournament_id, idempotency_key, "penalty", request)
             if answered is not None:
-                return PenaltyOutcome(_view_of(conn, tournament_id, answered["seq"]), (),
+                return PenaltyOutcome(view_of(conn, tournament_id, answered["seq"]), (),
                                       answered["dropped_after"], answered["suspension_id"])
         acting = acting_judge(conn, tournament_id, judge or actor, what="give penalties")
         entry = _player_entry(conn, tournament_id, player)
@@ -339,7 +331,7 @@ def give_penalty(
         change.log(tournament_id, "penalty.give", "penalty", record.id, None,
                    {**record_json(record), "player_name": entry["name"],
                     "confirmed_by": confirmer})
-        outcome = _carry_out(change, tournament_id, record, row_id, suspension_until)
+        outcome = carry_out(change, tournament_id, record, row_id, suspension_until)
         if idempotency_key is not None:
             store_answer(conn, tournament_id, idempotency_key, "penalty", request,
                          {"seq": record.id, "dropped_after": outcome.dropped_after,
@@ -347,7 +339,7 @@ def give_penalty(
         return outcome
 
 
-def _carry_out(change: Change, tournament_id: int, record: PenaltyRecord, row_id: int,
+def carry_out(change: Change, tournament_id: int, record: PenaltyRecord, row_id: int,
                suspension_until: date | None, *, land_loss: bool = True) -> PenaltyOutcome:
     """The immediate effects of a new (or changed) penalty: its loss lands (J-3), a
     disqualification drops the player (J-4), a suspension enters the register (J-5)."""
@@ -361,217 +353,8 @@ def _carry_out(change: Change, tournament_id: int, record: PenaltyRecord, row_id
     if record.penalty is Penalty.SUSPENSION:
         suspension_id = register_suspension(change, tournament_id, record, penalty_row_id=row_id,
                                             until=suspension_until)
-    return PenaltyOutcome(_view_of(conn, tournament_id, record.id),
+    return PenaltyOutcome(view_of(conn, tournament_id, record.id),
                           () if landed is None else (landed,), dropped_after, suspension_id)
-
-
-def _carry_out_changed(change: Change, tournament_id: int, record: PenaltyRecord,
-                       row_id: int) -> tuple[str, ...]:
-    """``_carry_out`` for a penalty changed on appeal: a new loss that would land on a result a
-    later round was paired from waits for the player's next match instead (J-3)."""
-    prow = penalty_row(change.conn, tournament_id, record.id)
-    on_its_result = prow is not None and prow["applied_round"] is not None
-    try:
-        _carry_out(change, tournament_id, record, row_id, None, land_loss=not on_its_result)
-    except UserError as error:
-        if error.code != "result_locked":
-            raise
-        _carry_out(change, tournament_id, record, row_id, None, land_loss=False)
-        return (f"the new {record.penalty.name_text.en} waits for the next match of "
-                f"#{record.player}",)
-    return ()
-
-
-# ----- appeals and withdrawals --------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class AppealView:
-    """An appeal decided by the head judge (J-8)."""
-
-    id: int
-    penalty_seq: int
-    player: int
-    player_name: str
-    outcome: AppealOutcome
-    decided_by: str
-    before: Penalty
-    changed_to: Penalty | None
-    note: str
-    at: datetime
-
-    def as_json(self) -> dict[str, Any]:
-        return {"id": self.id, "penalty": self.penalty_seq, "player": self.player,
-                "player_name": self.player_name, "outcome": self.outcome.value,
-                "decided_by": self.decided_by, "before": self.before.value,
-                "changed_to": None if self.changed_to is None else self.changed_to.value,
-                "note": self.note, "at": self.at.isoformat()}
-
-
-def appeal_views(conn: Connection, tournament_id: int) -> list[AppealView]:
-    names = _names(conn, tournament_id)
-    rows = conn.execute(
-        select(appeals, penalties.c.seq, penalties.c.number)
-        .join(penalties, penalties.c.id == appeals.c.penalty_id)
-        .where(appeals.c.tournament_id == tournament_id).order_by(appeals.c.id)
-    ).mappings()
-    return [AppealView(r["id"], r["seq"], r["number"], names.get(r["number"], "?"),
-                       AppealOutcome(r["outcome"]), r["decided_by"], Penalty(r["before_penalty"]),
-                       None if r["changed_to"] is None else Penalty(r["changed_to"]), r["note"],
-                       r["at"]) for r in rows]
-
-
-@dataclass(frozen=True, slots=True)
-class AppealDecision:
-    appeal: AppealView
-    penalty: PenaltyView
-    also_withdrawn: tuple[int, ...]
-    """Automatic penalties withdrawn with it: their three no longer add up (J-6)."""
-    results: tuple[str, ...]
-    """What happened to results, in words (corrected, or kept because a later round exists)."""
-
-
-def decide_appeal(
-    db: Database, tournament_id: int, seq: int, *, outcome: AppealOutcome, actor: str,
-    judge: str | None = None, changed_to: Penalty | None = None, note: str = "",
-    expected_version: int | None = None,
-) -> AppealDecision:
-    """The head judge decides an appeal against a floor judge's penalty #``seq`` (J-8):
-    upheld, changed to ``changed_to``, or withdrawn; the outcome is recorded."""
-    with changing(db, tournament_id, actor) as change:
-        conn = change.conn
-        row = tournament_row(conn, tournament_id)
-        refuse_when_finished(row)
-        prow = _penalty_for_change(conn, tournament_id, seq, expected_version)
-        head = acting_judge(conn, tournament_id, judge or actor, what="decide appeals",
-                            roles=(Role.HEAD_JUDGE,))
-        record = record_from_row(prow)
-        appeal, updated = domain_decide_appeal(record, outcome=outcome, head_judge=head.judge,
-                                               level=level_of(row), changed_to=changed_to,
-                                               note=note[:1000])
-        _update(conn, prow, updated, confirmed_by=head.name if changed_to else None)
-        appeal_id = int(conn.execute(insert(appeals).values(
-            tournament_id=tournament_id, penalty_id=prow["id"], outcome=appeal.outcome.value,
-            judge_id=head.id, decided_by=head.name, before_penalty=appeal.before.value,
-            changed_to=None if appeal.changed_to is None else appeal.changed_to.value,
-            note=appeal.note, at=change.at, actor=change.actor,
-        ).returning(appeals.c.id)).scalar_one())
-        touch_tournament(conn, row)
-        change.log(tournament_id, "penalty.appeal", "penalty", seq,
-                   record_json(record, applied_round=prow["applied_round"]),
-                   {**record_json(updated, applied_round=prow["applied_round"]),
-                    "appeal": appeal_id, "outcome": appeal.outcome.value,
-                    "decided_by": head.name, "note": appeal.note})
-        withdrawn, results = _after_change(change, tournament_id, [seq], head)
-        if updated.active and updated.penalty is not record.penalty:
-            results = (*results, *_carry_out_changed(change, tournament_id, updated, prow["id"]))
-        view = next(v for v in appeal_views(conn, tournament_id) if v.id == appeal_id)
-        return AppealDecision(view, _view_of(conn, tournament_id, seq), withdrawn, results)
-
-
-def withdraw_penalty(
-    db: Database, tournament_id: int, seq: int, *, reason: str, actor: str,
-    judge: str | None = None, expected_version: int | None = None,
-) -> PenaltyView:
-    """The head judge withdraws penalty #``seq`` entered in error (a wrong player, a slip of
-    the finger); recorded with the reason. Appeals go through ``decide_appeal``."""
-    if not reason.strip():
-        raise UserError("say why the penalty is withdrawn", code="no_reason")
-    with changing(db, tournament_id, actor) as change:
-        conn = change.conn
-        row = tournament_row(conn, tournament_id)
-        refuse_when_finished(row)
-        prow = _penalty_for_change(conn, tournament_id, seq, expected_version)
-        head = acting_judge(conn, tournament_id, judge or actor, what="withdraw penalties",
-                            roles=(Role.HEAD_JUDGE,))
-        record = record_from_row(prow)
-        if record.judge is None:
-            raise UserError(f"penalty #{seq} was added up automatically (J-6); withdraw one "
-                            "of its sources", code="not_withdrawable")
-        if not record.active:
-            raise ConflictError(f"penalty #{seq} is already withdrawn", code="withdrawn")
-        text = " ".join(reason.split())[:300]
-        updated = _withdrawn(record, Text(f"; снято главным судьёй ({head.name}): {text}",
-                                          f"; withdrawn by the head judge ({head.name}): {text}"))
-        _update(conn, prow, updated)
-        touch_tournament(conn, row)
-        change.log(tournament_id, "penalty.withdraw", "penalty", seq,
-                   record_json(record, applied_round=prow["applied_round"]),
-                   {**record_json(updated, applied_round=prow["applied_round"]),
-                    "reason": text, "by": head.name})
-        _after_change(change, tournament_id, [seq], head)
-        return _view_of(conn, tournament_id, seq)
-
-
-def _penalty_for_change(conn: Connection, tournament_id: int, seq: int,
-                        expected_version: int | None) -> RowMapping:
-    prow = penalty_row(conn, tournament_id, seq)
-    if prow is None:
-        raise NotFoundError(f"no penalty #{seq} in this tournament", code="unknown_penalty")
-    check_version(conn, tournament_id, "penalty", seq, f"penalty #{seq}", expected_version,
-                  prow["version"])
-    return prow
-
-
-def _withdrawn(record: PenaltyRecord, why: Text) -> PenaltyRecord:
-    return replace(record, status=PenaltyStatus.WITHDRAWN, explanation=record.explanation + why)
-
-
-def _update(conn: Connection, prow: RowMapping, record: PenaltyRecord, *,
-            confirmed_by: str | None = None) -> None:
-    values: dict[str, Any] = {
-        "penalty": record.penalty.value, "status": record.status.value,
-        "explanation_ru": record.explanation.ru[:2000],
-        "explanation_en": record.explanation.en[:2000],
-        "confirmed_by_head_judge": record.confirmed_by_head_judge,
-        "version": prow["version"] + 1,
-    }
-    if confirmed_by is not None:
-        values["confirmed_by"] = confirmed_by
-    done = conn.execute(update(penalties).where(penalties.c.id == prow["id"],
-                                                penalties.c.version == prow["version"])
-                        .values(**values))
-    if done.rowcount != 1:
-        raise ConflictError(f"penalty #{prow['seq']} changed meanwhile; try again",
-                            code="stale_version")
-
-
-_KEPT = Text("; результат тура {round} не изменён: по нему уже составлены пары следующего тура",
-             "; the result of round {round} stays: a later round was paired from it")
-
-
-def _after_change(change: Change, tournament_id: int, changed: Sequence[int],
-                  head: ActingJudge) -> tuple[tuple[int, ...], tuple[str, ...]]:
-    """After an appeal or a withdrawal: withdraw the automatic penalties that no longer add up
-    (J-6), and record again the results that took a changed loss (J-3)."""
-    conn = change.conn
-    records = [record_from_row(r) for r in penalty_rows(conn, tournament_id)]
-    stale = stale_automatic(records)
-    for record in stale:
-        prow = penalty_row(conn, tournament_id, record.id)
-        assert prow is not None
-        updated = _withdrawn(record, Text("; снято: пенальти, из которых оно сложилось, изменены",
-                                          "; withdrawn: the penalties it added up changed"))
-        _update(conn, prow, updated)
-        change.log(tournament_id, "penalty.withdraw", "penalty", record.id,
-                   record_json(record, applied_round=prow["applied_round"]),
-                   {**record_json(updated, applied_round=prow["applied_round"]),
-                    "reason": "stale accumulation", "by": head.name})
-    results: list[str] = []
-    for seq in sorted({*changed, *(r.id for r in stale)}):
-        prow = penalty_row(conn, tournament_id, seq)
-        assert prow is not None
-        if prow["applied_round"] is None:
-            continue
-        round_number = prow["applied_round"]
-        if refresh(change, tournament_id, prow["number"], round_number):
-            results.append(f"round {round_number}: result of #{prow['number']} recorded again")
-            continue
-        results.append(f"round {round_number}: result of #{prow['number']} stays (S-6)")
-        record = record_from_row(prow)
-        kept = Text(_KEPT.ru.format(round=round_number), _KEPT.en.format(round=round_number))
-        _update(conn, prow, replace(record, explanation=record.explanation + kept))
-    return tuple(r.id for r in stale), tuple(results)
 
 
 # ----- reading ------------------------------------------------------------------------------
@@ -588,7 +371,7 @@ def list_penalties(db: Database, tournament_id: int,
 
 def get_penalty(db: Database, tournament_id: int, seq: int) -> PenaltyView:
     with db.read() as conn:
-        return _view_of(conn, tournament_id, seq)
+        return view_of(conn, tournament_id, seq)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,8 @@ from turnir.domain.penalties import Penalty, RulesLevel, Text, disqualification_
 from turnir.domain.standings import PenaltyCounts
 from turnir.services.game_rulings import GameRulingView, rulings_in
 from turnir.services.judges import JudgeRole
-from turnir.services.penalties import AppealView, PenaltyView, appeal_views, views_in
+from turnir.services.penalties import PenaltyView, views_in
+from turnir.services.penalty_appeals import AppealView, appeal_views
 from turnir.services.suspensions import SuspensionView, suspensions_in
 from turnir.storage.database import Database
 from turnir.storage.mappers import load_penalties, tournament_row

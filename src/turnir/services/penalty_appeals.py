@@ -1,0 +1,247 @@
+"""Appeals against floor judges' penalties and withdrawals by the head judge (J-6, J-8).
+
+``decide_appeal``: the head judge upholds, changes or withdraws a floor judge's penalty; the
+decision is stored (``appeals``) and appended to the penalty's explanation. ``withdraw_penalty``:
+the head judge's correction of a penalty entered in error. After either, an automatic penalty
+whose three no longer add up is withdrawn too (J-6), and a result that took a changed loss is
+recorded again from the players' report, unless a later round was paired from it (S-6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, RowMapping, insert, select, update
+
+from turnir.domain.penalties import (
+    AppealOutcome,
+    Penalty,
+    PenaltyRecord,
+    PenaltyStatus,
+    Text,
+    stale_automatic,
+)
+from turnir.domain.penalties import decide_appeal as domain_decide_appeal
+from turnir.errors import ConflictError, NotFoundError, UserError
+from turnir.services.common import changing, refuse_when_finished, touch_tournament
+from turnir.services.judges import JudgeRole as Role
+from turnir.services.judging import ActingJudge, acting_judge, level_of
+from turnir.services.penalties import PenaltyView, carry_out, player_names, view_of
+from turnir.services.penalty_effects import refresh
+from turnir.storage.database import Database
+from turnir.storage.mappers import tournament_row
+from turnir.storage.penalty_rows import penalty_row, penalty_rows, record_from_row, record_json
+from turnir.storage.repositories import Change, check_version
+from turnir.storage.tables_penalties import appeals, penalties
+
+
+def _carry_out_changed(change: Change, tournament_id: int, record: PenaltyRecord,
+                       row_id: int) -> tuple[str, ...]:
+    """``_carry_out`` for a penalty changed on appeal: a new loss that would land on a result a
+    later round was paired from waits for the player's next match instead (J-3)."""
+    prow = penalty_row(change.conn, tournament_id, record.id)
+    on_its_result = prow is not None and prow["applied_round"] is not None
+    try:
+        carry_out(change, tournament_id, record, row_id, None, land_loss=not on_its_result)
+    except UserError as error:
+        if error.code != "result_locked":
+            raise
+        carry_out(change, tournament_id, record, row_id, None, land_loss=False)
+        return (f"the new {record.penalty.name_text.en} waits for the next match of "
+                f"#{record.player}",)
+    return ()
+
+
+# ----- appeals and withdrawals --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AppealView:
+    """An appeal decided by the head judge (J-8)."""
+
+    id: int
+    penalty_seq: int
+    player: int
+    player_name: str
+    outcome: AppealOutcome
+    decided_by: str
+    before: Penalty
+    changed_to: Penalty | None
+    note: str
+    at: datetime
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "penalty": self.penalty_seq, "player": self.player,
+                "player_name": self.player_name, "outcome": self.outcome.value,
+                "decided_by": self.decided_by, "before": self.before.value,
+                "changed_to": None if self.changed_to is None else self.changed_to.value,
+                "note": self.note, "at": self.at.isoformat()}
+
+
+def appeal_views(conn: Connection, tournament_id: int) -> list[AppealView]:
+    names = player_names(conn, tournament_id)
+    rows = conn.execute(
+        select(appeals, penalties.c.seq, penalties.c.number)
+        .join(penalties, penalties.c.id == appeals.c.penalty_id)
+        .where(appeals.c.tournament_id == tournament_id).order_by(appeals.c.id)
+    ).mappings()
+    return [AppealView(r["id"], r["seq"], r["number"], names.get(r["number"], "?"),
+                       AppealOutcome(r["outcome"]), r["decided_by"], Penalty(r["before_penalty"]),
+                       None if r["changed_to"] is None else Penalty(r["changed_to"]), r["note"],
+                       r["at"]) for r in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class AppealDecision:
+    appeal: AppealView
+    penalty: PenaltyView
+    also_withdrawn: tuple[int, ...]
+    """Automatic penalties withdrawn with it: their three no longer add up (J-6)."""
+    results: tuple[str, ...]
+    """What happened to results, in words (corrected, or kept because a later round exists)."""
+
+
+def decide_appeal(
+    db: Database, tournament_id: int, seq: int, *, outcome: AppealOutcome, actor: str,
+    judge: str | None = None, changed_to: Penalty | None = None, note: str = "",
+    expected_version: int | None = None,
+) -> AppealDecision:
+    """The head judge decides an appeal against a floor judge's penalty #``seq`` (J-8):
+    upheld, changed to ``changed_to``, or withdrawn; the outcome is recorded."""
+    with changing(db, tournament_id, actor) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        refuse_when_finished(row)
+        prow = _penalty_for_change(conn, tournament_id, seq, expected_version)
+        head = acting_judge(conn, tournament_id, judge or actor, what="decide appeals",
+                            roles=(Role.HEAD_JUDGE,))
+        record = record_from_row(prow)
+        appeal, updated = domain_decide_appeal(record, outcome=outcome, head_judge=head.judge,
+                                               level=level_of(row), changed_to=changed_to,
+                                               note=note[:1000])
+        _update(conn, prow, updated, confirmed_by=head.name if changed_to else None)
+        appeal_id = int(conn.execute(insert(appeals).values(
+            tournament_id=tournament_id, penalty_id=prow["id"], outcome=appeal.outcome.value,
+            judge_id=head.id, decided_by=head.name, before_penalty=appeal.before.value,
+            changed_to=None if appeal.changed_to is None else appeal.changed_to.value,
+            note=appeal.note, at=change.at, actor=change.actor,
+        ).returning(appeals.c.id)).scalar_one())
+        touch_tournament(conn, row)
+        change.log(tournament_id, "penalty.appeal", "penalty", seq,
+                   record_json(record, applied_round=prow["applied_round"]),
+                   {**record_json(updated, applied_round=prow["applied_round"]),
+                    "appeal": appeal_id, "outcome": appeal.outcome.value,
+                    "decided_by": head.name, "note": appeal.note})
+        withdrawn, results = _after_change(change, tournament_id, [seq], head)
+        if updated.active and updated.penalty is not record.penalty:
+            results = (*results, *_carry_out_changed(change, tournament_id, updated, prow["id"]))
+        view = next(v for v in appeal_views(conn, tournament_id) if v.id == appeal_id)
+        return AppealDecision(view, view_of(conn, tournament_id, seq), withdrawn, results)
+
+
+def withdraw_penalty(
+    db: Database, tournament_id: int, seq: int, *, reason: str, actor: str,
+    judge: str | None = None, expected_version: int | None = None,
+) -> PenaltyView:
+    """The head judge withdraws penalty #``seq`` entered in error (a wrong player, a slip of
+    the finger); recorded with the reason. Appeals go through ``decide_appeal``."""
+    if not reason.strip():
+        raise UserError("say why the penalty is withdrawn", code="no_reason")
+    with changing(db, tournament_id, actor) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        refuse_when_finished(row)
+        prow = _penalty_for_change(conn, tournament_id, seq, expected_version)
+        head = acting_judge(conn, tournament_id, judge or actor, what="withdraw penalties",
+                            roles=(Role.HEAD_JUDGE,))
+        record = record_from_row(prow)
+        if record.judge is None:
+            raise UserError(f"penalty #{seq} was added up automatically (J-6); withdraw one "
+                            "of its sources", code="not_withdrawable")
+        if not record.active:
+            raise ConflictError(f"penalty #{seq} is already withdrawn", code="withdrawn")
+        text = " ".join(reason.split())[:300]
+        updated = _withdrawn(record, Text(f"; снято главным судьёй ({head.name}): {text}",
+                                          f"; withdrawn by the head judge ({head.name}): {text}"))
+        _update(conn, prow, updated)
+        touch_tournament(conn, row)
+        change.log(tournament_id, "penalty.withdraw", "penalty", seq,
+                   record_json(record, applied_round=prow["applied_round"]),
+                   {**record_json(updated, applied_round=prow["applied_round"]),
+                    "reason": text, "by": head.name})
+        _after_change(change, tournament_id, [seq], head)
+        return view_of(conn, tournament_id, seq)
+
+
+def _penalty_for_change(conn: Connection, tournament_id: int, seq: int,
+                        expected_version: int | None) -> RowMapping:
+    prow = penalty_row(conn, tournament_id, seq)
+    if prow is None:
+        raise NotFoundError(f"no penalty #{seq} in this tournament", code="unknown_penalty")
+    check_version(conn, tournament_id, "penalty", seq, f"penalty #{seq}", expected_version,
+                  prow["version"])
+    return prow
+
+
+def _withdrawn(record: PenaltyRecord, why: Text) -> PenaltyRecord:
+    return replace(record, status=PenaltyStatus.WITHDRAWN, explanation=record.explanation + why)
+
+
+def _update(conn: Connection, prow: RowMapping, record: PenaltyRecord, *,
+            confirmed_by: str | None = None) -> None:
+    values: dict[str, Any] = {
+        "penalty": record.penalty.value, "status": record.status.value,
+        "explanation_ru": record.explanation.ru[:2000],
+        "explanation_en": record.explanation.en[:2000],
+        "confirmed_by_head_judge": record.confirmed_by_head_judge,
+        "version": prow["version"] + 1,
+    }
+    if confirmed_by is not None:
+        values["confirmed_by"] = confirmed_by
+    done = conn.execute(update(penalties).where(penalties.c.id == prow["id"],
+                                                penalties.c.version == prow["version"])
+                        .values(**values))
+    if done.rowcount != 1:
+        raise ConflictError(f"penalty #{prow['seq']} changed meanwhile; try again",
+                            code="stale_version")
+
+
+_KEPT = Text("; результат тура {round} не изменён: по нему уже составлены пары следующего тура",
+             "; the result of round {round} stays: a later round was paired from it")
+
+
+def _after_change(change: Change, tournament_id: int, changed: Sequence[int],
+                  head: ActingJudge) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """After an appeal or a withdrawal: withdraw the automatic penalties that no longer add up
+    (J-6), and record again the results that took a changed loss (J-3)."""
+    conn = change.conn
+    records = [record_from_row(r) for r in penalty_rows(conn, tournament_id)]
+    stale = stale_automatic(records)
+    for record in stale:
+        prow = penalty_row(conn, tournament_id, record.id)
+        assert prow is not None
+        updated = _withdrawn(record, Text("; снято: пенальти, из которых оно сложилось, изменены",
+                                          "; withdrawn: the penalties it added up changed"))
+        _update(conn, prow, updated)
+        change.log(tournament_id, "penalty.withdraw", "penalty", record.id,
+                   record_json(record, applied_round=prow["applied_round"]),
+                   {**record_json(updated, applied_round=prow["applied_round"]),
+                    "reason": "stale accumulation", "by": head.name})
+    results: list[str] = []
+    for seq in sorted({*changed, *(r.id for r in stale)}):
+        prow = penalty_row(conn, tournament_id, seq)
+        assert prow is not None
+        if prow["applied_round"] is None:
+            continue
+        round_number = prow["applied_round"]
+        if refresh(change, tournament_id, prow["number"], round_number):
+            results.append(f"round {round_number}: result of #{prow['number']} recorded again")
+            continue
+        results.append(f"round {round_number}: result of #{prow['number']} stays (S-6)")
+        record = record_from_row(prow)
+        kept = Text(_KEPT.ru.format(round=round_number), _KEPT.en.format(round=round_number))
+        _update(conn, prow, replace(record, explanation=record.explanation + kept))
+    return tuple(r.id for r in stale), tuple(results)
