@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/turnir demo
+	$(BIN)/turnir serve --demo
 
 system-deps:
 	bash scripts/system-deps.sh

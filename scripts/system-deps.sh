@@ -5,6 +5,7 @@ set -euo pipefail
 need=()
 [ -x /usr/games/stockfish ] || need+=(stockfish)
 ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || need+=(postgresql)
+[ -x /usr/bin/chromium ] || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing system packages: ${need[*]} (run as root or: sudo apt-get install ${need[*]})" >&2
