@@ -158,8 +158,7 @@ def phone_pages(browser: Any, server: LiveServer, tid: int, shots: Path) -> None
 def _open_table(server: LiveServer) -> tuple[int, int, int, int]:
     tid = event(server.db, 8, rounds=3, name="Лига четверга")
     view = start_round(server.db, tid, actor=ORGANIZER)
-    first, second = (p for p in view.round.pairings if p.b is not None)[:2] \
-        if False else [p for p in view.round.pairings if p.b is not None][:2]
+    first, second = [p for p in view.round.pairings if p.b is not None][:2]
     assert first.b is not None
     return tid, first.table, second.table, first.a
 
