@@ -29,6 +29,8 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", f"{T}/standings"): ALL, ("GET", f"{T}/top"): ALL, ("GET", f"{T}/places"): ALL,
     ("GET", "/login"): ALL, ("POST", "/login"): ALL, ("POST", "/logout"): ALL,
     ("GET", "/api/v1/openapi.json"): ALL,
+    ("GET", "/ratings"): ALL, ("GET", "/ratings/players/{person}"): ALL,
+    ("GET", f"{T}/rating"): ALL,
     # organizer pages
     ("GET", "/new"): ORG, ("POST", "/new"): ORG, ("GET", "/accounts"): ORG,
     ("POST", "/accounts"): ORG, ("GET", f"{T}/manage"): ORG, ("POST", f"{T}/players"): ORG,
@@ -40,6 +42,10 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     # judges and players
     ("GET", f"{T}/results"): JUDGES, ("POST", f"{T}/results"): JUDGES,
     ("GET", f"{T}/print/{{kind}}"): JUDGES, ("POST", f"{T}/report"): PLAYERS,
+    # penalties (issue 5)
+    ("GET", f"{T}/penalties"): JUDGES, ("GET", f"{T}/penalties/give"): JUDGES,
+    ("POST", f"{T}/penalties"): JUDGES, ("POST", f"{T}/penalties/{{seq}}/appeal"): HEAD,
+    ("GET", f"{T}/penalties/history"): SIGNED_IN, ("GET", f"{T}/penalties/report"): JUDGES,
     # the API
     ("POST", "/api/v1/session"): ALL, ("DELETE", "/api/v1/session"): SIGNED_IN,
     ("GET", "/api/v1/me"): SIGNED_IN, ("GET", "/api/v1/accounts"): ORG,
@@ -73,6 +79,8 @@ FORMS = {
     f"{T}/players": {"name": "Новичок"}, f"{T}/timer": {"minutes": "30"},
     f"{T}/results": {"round": "1", "table": "{table}", "score": "2-1"},
     f"{T}/report": {"round": "1", "table": "{table}", "mine": "2", "theirs": "0"},
+    f"{T}/penalties": {"player": "1", "reason": "slow_play"},
+    f"{T}/penalties/{{seq}}/appeal": {"outcome": "upheld"},
 }
 LOGINS = {Role.PLAYER: "player", Role.FLOOR_JUDGE: "floor", Role.HEAD_JUDGE: "head",
           Role.ORGANIZER: "org"}
@@ -138,7 +146,7 @@ def test_authorization_matrix(web_db: Database, clients: Clients, role: Role) ->
         add_account(web_db, login, r, person_id=person if r is Role.PLAYER else None)
     table = next(p.table for p in view.round.pairings if 1 in p.players)
     values = {"tid": str(tid), "number": "1", "table": str(table), "kind": "slips",
-              "code": "en"}
+              "code": "en", "seq": "1", "person": str(person)}
     client = clients.new()
     token = None
     if role is not Role.ANONYMOUS:

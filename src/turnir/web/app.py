@@ -1,8 +1,8 @@
 """``create_app(settings)``: the whole web app, built on demand (no globals at import time).
 
-Pages (``public``, ``auth``, ``organizer``, ``judging``, ``printables``) and the REST API
-(``api``, under ``/api/v1`` with its OpenAPI description at ``/api/v1/openapi.json``) call the
-same services (``turnir.services``).
+Pages (``public``, ``ratings_pages``, ``auth``, ``organizer``, ``judging``, ``printables``,
+``penalty_pages``) and the REST API (``api``, under ``/api/v1`` with its OpenAPI description
+at ``/api/v1/openapi.json``) call the same services (``turnir.services``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ from turnir.web.deps import WebState
 from turnir.web.i18n import zone
 from turnir.web.judging import create_judging_router
 from turnir.web.organizer import create_organizer_router
+from turnir.web.penalty_pages import create_penalty_router
 from turnir.web.public import create_public_router
+from turnir.web.ratings_pages import create_ratings_router
 from turnir.web.security import LoginLimiter
 from turnir.web.settings import WebSettings
 from turnir.web.templating import Templates
@@ -66,8 +68,9 @@ def create_app(settings: WebSettings | None = None, *, db: Database | None = Non
     app.add_middleware(PublicPages, cache=cache, stamps=stamps,
                        default_locale=settings.default_locale)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    routers = [create_public_router(), create_auth_router(), create_organizer_router(),
-               create_judging_router(), create_api_router()]
+    routers = [create_public_router(), create_ratings_router(), create_auth_router(),
+               create_organizer_router(), create_judging_router(),
+               create_penalty_router(), create_api_router()]
     for router in routers:
         app.include_router(router)
     app.state.routers = routers

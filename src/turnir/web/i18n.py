@@ -16,6 +16,7 @@ import datetime as dt
 import io
 import sys
 from datetime import tzinfo
+from decimal import Decimal
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -88,8 +89,17 @@ class Formats:
         self.locale = Locale.parse(locale)
         self.tz = tz
 
-    def number(self, value: float | int) -> str:
+    def number(self, value: float | int | Decimal) -> str:
         return format_decimal(value, locale=self.locale)
+
+    def rating(self, value: Decimal | None) -> str:
+        """A rating with its two decimals; a dash when there is none."""
+        return "—" if value is None else format_decimal(value, "#,##0.00", locale=self.locale)
+
+    def signed(self, value: Decimal) -> str:
+        """A rating change with its sign."""
+        return ("+" if value > 0 else "") + format_decimal(value, "#,##0.00",
+                                                           locale=self.locale)
 
     def datetime(self, value: dt.datetime | None) -> str:
         if value is None:

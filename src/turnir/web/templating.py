@@ -11,6 +11,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from turnir.domain.standings import TieBreak
+from turnir.storage.ratings import exact_text
 from turnir.web.i18n import LOCALES, Formats, load_translations
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -104,6 +105,9 @@ class Templates:
             env.filters["num"] = formats.number
             env.filters["dt"] = formats.datetime
             env.filters["tm"] = formats.time
+            env.filters["rating"] = formats.rating
+            env.filters["signed"] = formats.signed
+            env.filters["exact"] = exact_text
             env.globals.update(globals_)
             env.globals.update(_tiebreak_helpers(locale))
             env.globals["locale"] = locale
