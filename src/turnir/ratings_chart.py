@@ -194,7 +194,9 @@ def _x_labels(frame: _Frame, points: Sequence[ChartPoint], x_of: XOf, words: Cha
         if index % every and index != len(points) - 1:
             continue
         label = words.start if point.when is None else point.when.isoformat()
-        parts.append(_text(x_of(index), y, label, text_anchor="middle"))
+        # the last label ends at its point so that it is not cut at the chart's right edge
+        last = index == len(points) - 1 and len(points) > 1
+        parts.append(_text(x_of(index), y, label, text_anchor="end" if last else "middle"))
     parts.append("</g>")
     return parts
 
