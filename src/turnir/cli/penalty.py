@@ -107,6 +107,13 @@ def _print_penalty(view: PenaltyView, lang: str) -> None:
         console.print("  The loss waits for the player's next result (J-3).", highlight=False)
 
 
+RoundArg = Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")]
+TableArg = Annotated[int, typer.Argument(help="Table number.")]
+GamesBeforeOption = Annotated[str, typer.Option(
+    "--games", help="The games played before, e.g. a,b.")]
+CorrectOption = Annotated[bool, typer.Option(help="Replace an existing result.")]
+
+
 @penalty_app.command("give")
 def give(
     tournament: TournamentArg,
@@ -330,8 +337,8 @@ def _games(texts: list[str] | None) -> list[GameReport]:
 @penalty_app.command("games")
 def games(
     tournament: TournamentArg,
-    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")],
-    table: Annotated[int, typer.Argument(help="Table number.")],
+    round_number: RoundArg,
+    table: TableArg,
     played: Annotated[list[str], typer.Argument(
         metavar="GAME...", help="The games played, in order: a, b or draw[:reason].")],
     correct: Annotated[bool, typer.Option(help="Replace an existing result (judge).")] = False,
@@ -374,15 +381,14 @@ def _print_ruling(done: RulingOutcome, lang: str) -> None:
 @penalty_app.command("technical")
 def technical(
     tournament: TournamentArg,
-    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")],
-    table: Annotated[int, typer.Argument(help="Table number.")],
+    round_number: RoundArg,
+    table: TableArg,
     a_silver: Annotated[int, typer.Option(help="Player A: cards' cost in silver crystals.")] = 0,
     a_gold: Annotated[int, typer.Option(help="Player A: cards' cost in gold crystals.")] = 0,
     b_silver: Annotated[int, typer.Option(help="Player B: cards' cost in silver crystals.")] = 0,
     b_gold: Annotated[int, typer.Option(help="Player B: cards' cost in gold crystals.")] = 0,
-    before: Annotated[str, typer.Option(
-        "--games", help="The games played before, e.g. a,b.")] = "",
-    correct: Annotated[bool, typer.Option(help="Replace an existing result.")] = False,
+    before: GamesBeforeOption = "",
+    correct: CorrectOption = False,
     note: Annotated[str, typer.Option(help="Remarks.")] = "",
     judge: JudgeOption = None,
     lang: LangOption = "ru",
@@ -402,14 +408,13 @@ def technical(
 @penalty_app.command("claim")
 def claim(
     tournament: TournamentArg,
-    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")],
-    table: Annotated[int, typer.Argument(help="Table number.")],
+    round_number: RoundArg,
+    table: TableArg,
     player: Annotated[str, typer.Argument(help="The claimant: number or name.")],
     kind: Annotated[ClaimKind, typer.Option(help="What is claimed (S-9).")],
     granted: Annotated[bool, typer.Option("--granted/--refused", help="The decision.")],
-    before: Annotated[str, typer.Option(
-        "--games", help="The games played before, e.g. a,b.")] = "",
-    correct: Annotated[bool, typer.Option(help="Replace an existing result.")] = False,
+    before: GamesBeforeOption = "",
+    correct: CorrectOption = False,
     note: Annotated[str, typer.Option(help="The judge's reasons.")] = "",
     judge: JudgeOption = None,
     lang: LangOption = "ru",
