@@ -19,6 +19,7 @@ from sqlalchemy import Connection, RowMapping, insert, select
 from turnir.domain.model import Pairing, PairingKind, Player, PlayerId, Round, Settings, Stage
 from turnir.domain.results import MatchEnding, MatchOutcome, MatchResult, PointsTable
 from turnir.domain.standings import PenaltyCounts
+from turnir.domain.text import name_key as text_name_key
 from turnir.domain.tournament import Tournament
 from turnir.errors import NotFoundError
 from turnir.storage.penalty_rows import combine_counts, recorded_penalty_counts
@@ -97,8 +98,9 @@ def player_json(player: Player) -> dict[str, Any]:
 
 
 def name_key(name: str) -> str:
-    """The form names are compared in: single spaces, case-folded."""
-    return " ".join(name.split()).casefold()
+    """The form names are compared in (``turnir.domain.text.name_key``): NFC, no zero-width
+    characters, single spaces, case-folded; the key of a name and of its normal form agree."""
+    return text_name_key(name)
 
 
 # ----- the whole aggregate ---------------------------------------------------------------

@@ -1,0 +1,124 @@
+"""Text that people type or files bring: names, logins, search queries, reasons and comments.
+
+One place decides what text may enter the services, so that SQLite and PostgreSQL store and
+compare the same thing (PostgreSQL refuses a NUL byte and a string longer than its column;
+SQLite would keep both):
+
+- *control characters* (Unicode category ``Cc``: C0, DEL, C1, the NUL byte among them) and
+  lone surrogates are refused with a ``BadTextError`` naming the field and the character;
+  free text (``clean_text``) may keep line feeds and tabs;
+- a *name* (имя: of a player, a tournament, a judge, a club, a city, an account) is put in
+  Unicode NFC, loses its invisible *format* characters (category ``Cf``: zero-width space
+  U+200B, non-joiner U+200C, joiner U+200D, word joiner U+2060, BOM U+FEFF, soft hyphen,
+  bidirectional marks), its surrounding whitespace, and every inner run of whitespace becomes
+  one space — so "Анна Кото\\u200bва" and "Анна  Котова" are the same name;
+- the *name key* (``name_key``) is what names are compared by: the normal name case-folded and
+  in NFKC, so look-alikes that differ only in case, width or ligatures are duplicates;
+- lengths are counted in characters after normalisation, and the key must fit too (case
+  folding can lengthen a name: "ß" becomes "ss"); the limits are the column lengths.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from turnir.errors import UserError
+
+
+class BadTextError(UserError):
+    """Text refused: a control character, too long, or empty where a value is needed."""
+
+    code = "bad_text"
+
+    def __init__(self, message: str, *, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _refuse_controls(value: str, field: str, *, keep: str = "") -> None:
+    for position, char in enumerate(value, start=1):
+        if char in keep:
+            continue
+        category = unicodedata.category(char)
+        if category == "Cc":
+            raise BadTextError(f"the {field} contains a control character (U+{ord(char):04X}) "
+                               f"at position {position}", field=field)
+        if category == "Cs":
+            raise BadTextError(f"the {field} contains an invalid character "
+                               f"(U+{ord(char):04X}) at position {position}", field=field)
+
+
+def _check_type(value: object, field: str) -> str:
+    if not isinstance(value, str):
+        raise BadTextError(f"the {field} must be text", field=field)
+    return value
+
+
+def normal_name(value: str) -> str:
+    """The name as stored: NFC, no invisible format characters, single inner spaces, trimmed.
+    Never raises (look-ups use it on anything typed); ``clean_name`` also validates."""
+    composed = unicodedata.normalize("NFC", value)
+    visible = "".join(c for c in composed if unicodedata.category(c) != "Cf")
+    return " ".join(visible.split())
+
+
+def name_key(value: str) -> str:
+    """The form names are compared in: the normal name, case-folded, in NFKC."""
+    folded = unicodedata.normalize("NFKC", normal_name(value).casefold())
+    return " ".join(folded.split())
+
+
+def _check_length(value: str, field: str, max_len: int, *, key: str | None = None) -> None:
+    longest = max(len(value), len(key) if key is not None else 0)
+    if longest > max_len:
+        raise BadTextError(f"the {field} is longer than {max_len} characters ({longest})",
+                           field=field)
+
+
+def clean_name(value: str, *, field: str, max_len: int, required: bool = True) -> str:
+    """A name ready to store (see the module docstring); ``BadTextError`` names ``field``."""
+    text = _check_type(value, field)
+    _refuse_controls(text, field)
+    name = normal_name(text)
+    if required and not name:
+        raise BadTextError(f"the {field} is empty", field=field)
+    _check_length(name, field, max_len, key=name_key(name))
+    return name
+
+
+def clean_text(value: str, *, field: str, max_len: int, multiline: bool = True) -> str:
+    """Free text (a reason, a note, a comment): NFC, trimmed, line ends as ``\\n``; control
+    characters refused except line feeds and tabs when ``multiline``. May be empty."""
+    text = _check_type(value, field)
+    text = unicodedata.normalize("NFC", text.replace("\r\n", "\n"))
+    _refuse_controls(text, field, keep="\n\t" if multiline else "")
+    text = text.strip()
+    _check_length(text, field, max_len)
+    return text
+
+
+def clean_query(value: str, *, field: str = "search", max_len: int = 200) -> str:
+    """A search query: normalised as a name; may be empty (then nothing is filtered)."""
+    return clean_name(value, field=field, max_len=max_len, required=False)
+
+
+def clean_login(value: str, *, field: str = "login", max_len: int = 100) -> str:
+    """A login in its stored form: one word, NFC, case-folded."""
+    name = clean_name(value, field=field, max_len=max_len)
+    if " " in name:
+        raise BadTextError(f"the {field} must be one word, without spaces", field=field)
+    return unicodedata.normalize("NFC", name.casefold())
+
+
+NAME_LEN = 200
+"""A person's, tournament's, judge's or account's name, and an actor (``String(200)``)."""
+PLACE_LEN = 100
+"""A city or a club (``String(100)``)."""
+LOGIN_LEN = 100
+"""An account's login (``String(100)``)."""
+REASON_LEN = 500
+"""A drop's or a change's reason (``String(500)``)."""
+NOTE_LEN = 1000
+"""A judge's note on a penalty, an appeal or a ruling (``String(1000)``)."""
+QUERY_LEN = 200
+"""A search query: no longer than the names it looks for."""
