@@ -64,7 +64,8 @@ def normal_name(value: str) -> str:
 
 def name_key(value: str) -> str:
     """The form names are compared in: the normal name, case-folded, in NFKC."""
-    folded = unicodedata.normalize("NFKC", normal_name(value).casefold())
+    compatible = unicodedata.normalize("NFKC", normal_name(value))
+    folded = unicodedata.normalize("NFKC", compatible.casefold())
     return " ".join(folded.split())
 
 

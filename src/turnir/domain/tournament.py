@@ -19,6 +19,13 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from turnir.domain.limits import (
+    MAX_POINTS,
+    MAX_ROUNDS,
+    MAX_SWISS_ROUNDS,
+    MAX_TOP_SIZE,
+    check_number,
+)
 from turnir.domain.model import (
     Pairing,
     PairingKind,
@@ -32,6 +39,14 @@ from turnir.domain.pairing import elimination
 from turnir.domain.pairing.swiss import SwissEntrant, SwissPairing, pair_swiss
 from turnir.domain.results import MatchEnding, MatchResult
 from turnir.domain.standings import PenaltyCounts, Standings, compute_standings, lot_numbers
+from turnir.domain.text import (
+    NAME_LEN,
+    PLACE_LEN,
+    BadTextError,
+    clean_name,
+    name_key,
+    normal_name,
+)
 from turnir.errors import ConflictError, InvariantError, NotFoundError, UserError
 
 BEST_OF_CHOICES = (1, 3, 5)
@@ -188,6 +203,13 @@ def validate_settings(settings: Settings, *, players: int) -> None:
         raise UserError("matches are best-of-1, -3 or -5 (S-7)", code="bad_best_of")
     if settings.swiss_rounds is not None and settings.swiss_rounds < 1:
         raise UserError("a tournament needs at least one Swiss round", code="bad_rounds")
+    if settings.swiss_rounds is not None:
+        check_number(settings.swiss_rounds, what="Swiss rounds", low=1, high=MAX_SWISS_ROUNDS)
+    check_number(settings.top_size, what="top size", low=0, high=MAX_TOP_SIZE)
+    points = settings.points
+    for what, value in (("win", points.win), ("draw", points.draw), ("loss", points.loss),
+                        ("bye", points.bye)):
+        check_number(value, what=f"points for a {what}", low=0, high=MAX_POINTS)
     elimination.validate_top_size(settings.top_size, players=players)
 
 
@@ -202,10 +224,8 @@ def validate_players(players: Sequence[Player]) -> None:
         if p.id in ids:
             raise UserError(f"{where}: number #{p.id} is used twice", code="duplicate_player")
         ids.add(p.id)
-        name = " ".join(p.name.split())
-        if not name:
-            raise UserError(f"{where}: the name is empty", code="bad_player")
-        key = name.casefold()
+        name = _checked_text(p, where)
+        key = name_key(name)
         if key in names:
             raise UserError(
                 f"{where}: the name {name!r} is already player #{names[key]}",
@@ -214,6 +234,26 @@ def validate_players(players: Sequence[Player]) -> None:
         names[key] = p.id
         if any(r < 1 for r in p.granted_byes):
             raise UserError(f"{where}: byes can be granted for rounds 1, 2, …", code="bad_player")
+        if any(r > MAX_ROUNDS for r in p.granted_byes):
+            raise UserError(f"{where}: byes can be granted for rounds up to {MAX_ROUNDS}",
+                            code="bad_player")
+        check_number(p.joined_round, what=f"{where}: the first round", low=1,
+                     high=MAX_ROUNDS + 1)
+        if p.dropped_after is not None:
+            check_number(p.dropped_after, what=f"{where}: dropped after round", low=0,
+                         high=MAX_ROUNDS)
+
+
+def _checked_text(p: Player, where: str) -> str:
+    """The player's name in its normal form; control characters and overlong names, cities
+    and clubs refused (``turnir.domain.text``)."""
+    try:
+        name = clean_name(p.name, field="name", max_len=NAME_LEN)
+        clean_name(p.city, field="city", max_len=PLACE_LEN, required=False)
+        clean_name(p.club, field="club", max_len=PLACE_LEN, required=False)
+    except BadTextError as error:
+        raise BadTextError(f"{where}: {error.message}", field=error.field) from None
+    return name
 
 
 def new_tournament(
@@ -221,18 +261,19 @@ def new_tournament(
 ) -> Tournament:
     """A tournament in registration with the given players and settings."""
     listed = tuple(players)
-    if not name.strip():
+    cleaned = clean_name(name, field="tournament's name", max_len=NAME_LEN, required=False)
+    if not cleaned:
         raise UserError("the tournament needs a name", code="bad_name")
     validate_players(listed)
     validate_settings(settings, players=max(len(listed), settings.top_size))
-    return Tournament(name=name.strip(), settings=settings, seed=seed, players=listed)
+    return Tournament(name=cleaned, settings=settings, seed=seed, players=listed)
 
 
 def make_players(
     names: Iterable[str], *, start: int = 1
 ) -> list[Player]:
     """Players numbered from ``start`` in the order given."""
-    return [Player(id=start + i, name=" ".join(n.split())) for i, n in enumerate(names)]
+    return [Player(id=start + i, name=normal_name(n)) for i, n in enumerate(names)]
 
 
 # ----- rounds ------------------------------------------------------------------------------
@@ -502,8 +543,8 @@ def add_late_player(
     joined = played + 1
     new_id = max((p.id for p in t.players), default=0) + 1
     granted = frozenset(range(1, played + 1)) if byes_for_missed_rounds else frozenset()
-    player = Player(id=new_id, name=" ".join(name.split()), city=city, club=club,
-                    granted_byes=granted, joined_round=joined)
+    player = Player(id=new_id, name=normal_name(name), city=normal_name(city),
+                    club=normal_name(club), granted_byes=granted, joined_round=joined)
     validate_players((*t.players, player))
     rounds = tuple(
         replace(r, pairings=(*r.pairings, Pairing(0, new_id, None, PairingKind.PRIVILEGE_BYE)))

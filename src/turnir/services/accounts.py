@@ -23,6 +23,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import RowMapping, delete, insert, select, update
 
+from turnir.domain.text import LOGIN_LEN, NAME_LEN, BadTextError, clean_login, clean_name
 from turnir.errors import NotFoundError, UserError
 from turnir.services.common import changing, utc_now
 from turnir.storage.database import Database
@@ -68,10 +69,12 @@ def make_hasher(*, fast: bool = False) -> PasswordHasher:
 
 
 def _login_key(login: str) -> str:
-    key = login.strip().casefold()
-    if not key or len(key) > 100 or any(c.isspace() for c in key):
-        raise UserError("a login is one word of at most 100 characters", code="bad_login")
-    return key
+    """The stored form of a login (``turnir.domain.text.clean_login``)."""
+    try:
+        return clean_login(login, field="login", max_len=LOGIN_LEN)
+    except BadTextError as error:
+        raise UserError(f"a login is one word of at most {LOGIN_LEN} characters "
+                        f"({error.message})", code="bad_login") from None
 
 
 def _check_password(password: str) -> None:
@@ -88,7 +91,7 @@ def create_account(
 ) -> AccountInfo:
     """A new account; a player's names the person they play as (``person_id``)."""
     key = _login_key(login)
-    shown = " ".join(name.split())
+    shown = clean_name(name, field="account's name", max_len=NAME_LEN, required=False)
     if not shown:
         raise UserError("the account needs a name", code="bad_name")
     role = AccountRole(role)

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import Connection, RowMapping, func, select
 
 from turnir.domain.model import Settings
+from turnir.domain.text import NAME_LEN, clean_name
 from turnir.errors import ConflictError, UserError
 from turnir.storage.database import Database
 from turnir.storage.mappers import settings_from_row, tournament_row
@@ -90,10 +91,11 @@ def info_from_row(conn: Connection, row: RowMapping) -> TournamentInfo:
 
 
 def check_actor(actor: str) -> str:
-    cleaned = " ".join(actor.split())
+    """Who makes a change, as a name (``turnir.domain.text``): stored in every audit record."""
+    cleaned = clean_name(actor, field="actor's name", max_len=NAME_LEN, required=False)
     if not cleaned:
         raise UserError("every change needs the name of who makes it", code="no_actor")
-    return cleaned[:200]
+    return cleaned
 
 
 @contextmanager

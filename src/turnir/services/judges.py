@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from sqlalchemy import RowMapping, insert, select
 
+from turnir.domain.text import NAME_LEN, clean_name
 from turnir.errors import UserError
 from turnir.services.common import changing, refuse_when_finished, touch_tournament
 from turnir.storage.database import Database
@@ -43,9 +44,7 @@ def add_judge(
     official_representative: bool = False,
 ) -> JudgeInfo:
     """Give a person a role in the tournament; one head judge per tournament (J-8)."""
-    cleaned = " ".join(name.split())
-    if not cleaned:
-        raise UserError("the judge's name is empty", code="bad_judge")
+    cleaned = clean_name(name, field="judge's name", max_len=NAME_LEN)
     role = JudgeRole(role)
     with changing(db, tournament_id, actor) as change:
         conn = change.conn

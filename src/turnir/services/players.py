@@ -9,7 +9,16 @@ from typing import Any
 
 from sqlalchemy import Connection, RowMapping, insert, select
 
+from turnir.domain.limits import privilege_byes
 from turnir.domain.model import Pairing, PairingKind, Player
+from turnir.domain.text import (
+    NAME_LEN,
+    PLACE_LEN,
+    REASON_LEN,
+    BadTextError,
+    clean_name,
+    clean_text,
+)
 from turnir.domain.tournament import add_late_player, validate_players
 from turnir.domain.tournament import drop_player as domain_drop
 from turnir.errors import ConflictError, UserError
@@ -101,7 +110,7 @@ def register_player(
         row = tournament_row(conn, tournament_id)
         _refuse_started(row)
         number = next_entry_number(conn, tournament_id)
-        player = _new_player(number, name, city, club, byes)
+        player = _new_player(number, name, city, club, byes, row["swiss_rounds"])
         _refuse_taken(conn, tournament_id, player.name)
         person = person_for(conn, name=player.name, city=player.city, club=player.club,
                             at=change.at, person_id=person_id)
@@ -119,11 +128,14 @@ def register_player(
         return _entry_info(conn, tournament_id, number)
 
 
-def _new_player(number: int, name: str, city: str, club: str, byes: int) -> Player:
-    if byes < 0:
-        raise UserError("the number of byes cannot be negative", code="bad_player")
-    player = Player(id=number, name=" ".join(name.split()), city=city.strip(),
-                    club=club.strip(), granted_byes=frozenset(range(1, byes + 1)))
+def _new_player(number: int, name: str, city: str, club: str, byes: int,
+                swiss_rounds: int | None) -> Player:
+    """A player from typed or imported values: text checked and normalised, byes bounded by
+    the Swiss rounds (``turnir.domain.text``, ``turnir.domain.limits``)."""
+    player = Player(id=number, name=clean_name(name, field="name", max_len=NAME_LEN),
+                    city=clean_name(city, field="city", max_len=PLACE_LEN, required=False),
+                    club=clean_name(club, field="club", max_len=PLACE_LEN, required=False),
+                    granted_byes=privilege_byes(byes, swiss_rounds=swiss_rounds))
     validate_players([player])
     return player
 
@@ -140,8 +152,17 @@ def register_players(
         row = tournament_row(conn, tournament_id)
         _refuse_started(row)
         first = next_entry_number(conn, tournament_id)
-        new = [_new_player(first + i, ln.name, ln.city, ln.club, ln.byes)
-               for i, ln in enumerate(lines)]
+        new = []
+        for i, ln in enumerate(lines):
+            try:
+                new.append(_new_player(first + i, ln.name, ln.city, ln.club, ln.byes,
+                                       row["swiss_rounds"]))
+            except BadTextError as error:
+                raise BadTextError(f"player {i + 1}: {error.message}",
+                                   field=error.field) from None
+            except UserError as error:
+                raise UserError(f"player {i + 1} ({ln.name[:NAME_LEN]!r}): {error.message}",
+                                code=error.code) from None
         validate_players(new)
         existing = {key: number for key, number in conn.execute(
             select(entries.c.name_key, entries.c.number)
@@ -215,7 +236,8 @@ def drop_player(
         entry = entry_by_ref(conn, tournament_id, player)
         check_version(conn, tournament_id, "entry", entry["number"], entry["name"],
                       expected_version, entry["version"])
-        drop_in(change, tournament_id, row, entry, reason=reason)
+        drop_in(change, tournament_id, row, entry,
+                reason=clean_text(reason, field="reason", max_len=REASON_LEN))
         return _entry_info(conn, tournament_id, entry["number"])
 
 
@@ -264,8 +286,11 @@ def late_entry(
         row = tournament_row(conn, tournament_id)
         refuse_when_finished(row)
         before = load_tournament(conn, tournament_id)
-        after = add_late_player(before, name, byes_for_missed_rounds=byes_for_missed_rounds,
-                                city=city.strip(), club=club.strip())
+        after = add_late_player(
+            before, clean_name(name, field="name", max_len=NAME_LEN),
+            byes_for_missed_rounds=byes_for_missed_rounds,
+            city=clean_name(city, field="city", max_len=PLACE_LEN, required=False),
+            club=clean_name(club, field="club", max_len=PLACE_LEN, required=False))
         player = after.players[-1]
         person = person_for(conn, name=player.name, city=player.city, club=player.club,
                             at=change.at)
