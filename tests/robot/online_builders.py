@@ -1,6 +1,7 @@
 """One-line builders for the online-tournament tests: a stored event with its first round
-paired, the robot of that tournament on the database (fake or real engine), and the HTTP calls
-a game server makes."""
+paired (and the robot allowed in it), the robot of that tournament on the database (fake or
+real engine), and the HTTP calls a game server makes (with a deployment token of the
+database)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from turnir.robot.api import PREFIX, create_robot_app
 from turnir.robot.clock import ManualClock
 from turnir.robot.engine import Evaluator, ScriptedEvaluator
 from turnir.robot.robot import Robot
-from turnir.services.online import ServicesResultSink, online_robot
+from turnir.services.online import ServicesResultSink, online_robot, set_robot_allowed
+from turnir.services.robot_tokens import DatabaseTokens, create_robot_token
 from turnir.services.rounds import start_round
 from turnir.storage.database import Database
 from turnir.storage.tables import audit_log
@@ -47,8 +49,12 @@ class OnlineEvent:
         return self.names[a], self.names[b]
 
 
-def online_event(db: Database, *, players: int = 8, best_of: int = 1) -> OnlineEvent:
+def online_event(db: Database, *, players: int = 8, best_of: int = 1,
+                 robot: bool = True) -> OnlineEvent:
+    """``robot``: the organizer allows the online robot to record its results."""
     tid = event(db, players, best_of=best_of)
+    if robot:
+        set_robot_allowed(db, tid, True, actor=ORGANIZER)
     view = start_round(db, tid, actor=ORGANIZER)
     return OnlineEvent(tid, {p.id: p.name for p in view.tournament.players},
                        [(p.table, p.a, p.b) for p in view.round.pairings if p.b is not None])
@@ -64,8 +70,14 @@ def robot_on(db: Database, script: Mapping[str, float] | None = None, *,
 
 
 @contextmanager
-def api(robot: Robot, results: ServicesResultSink) -> Iterator[TestClient]:
-    with TestClient(create_robot_app(robot, run_checks=False, results=results)) as client:
+def api(robot: Robot, results: ServicesResultSink, *,
+        tournament_id: int | None = None) -> Iterator[TestClient]:
+    """The robot's API, called with a new token of the database (for the deployment, or for
+    ``tournament_id``)."""
+    _, token = create_robot_token(results.db, tournament_id=tournament_id, actor=ORGANIZER)
+    app = create_robot_app(robot, run_checks=False, results=results,
+                           tokens=DatabaseTokens(results.db))
+    with TestClient(app, headers={"Authorization": f"Bearer {token}"}) as client:
         yield client
 
 

@@ -11,11 +11,15 @@ from fastapi.testclient import TestClient
 
 from tests.robot.builders import FIRST, make_robot
 from turnir.robot.api import PREFIX, create_robot_app, create_robot_router
+from turnir.robot.auth import StaticTokens
 from turnir.robot.clock import ManualClock
 from turnir.robot.robot import Robot
 
 GAME = {"game_id": "r1-t1", "white": "alice", "black": "bob", "time_control": "3+0",
         "round_start": 0}
+TOKEN = "trb_the-game-servers-token-for-these-tests"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+TOKENS = StaticTokens.of(TOKEN)
 
 
 @pytest.fixture
@@ -26,8 +30,8 @@ def robot_and_clock() -> tuple[Robot, ManualClock]:
 
 @pytest.fixture
 def client(robot_and_clock: tuple[Robot, ManualClock]) -> Iterator[TestClient]:
-    app = create_robot_app(robot_and_clock[0], run_checks=False)
-    with TestClient(app) as c:
+    app = create_robot_app(robot_and_clock[0], run_checks=False, tokens=TOKENS)
+    with TestClient(app, headers=AUTH) as c:
         yield c
 
 
@@ -142,21 +146,21 @@ def test_out_of_order_and_malformed_json(client: TestClient) -> None:
 def test_router_mounts_in_another_app_with_the_same_errors(
         robot_and_clock: tuple[Robot, ManualClock]) -> None:
     app = FastAPI()
-    app.include_router(create_robot_router(robot_and_clock[0]))
-    with TestClient(app) as c:
+    app.include_router(create_robot_router(robot_and_clock[0], tokens=TOKENS))
+    with TestClient(app, headers=AUTH) as c:
         assert error_of(c.get(f"{PREFIX}/games/none")) == (404, "game_not_found")
         assert error_of(c.post(f"{PREFIX}/games", json={})) == (422, "invalid_request")
 
 
 def test_standalone_app_health_and_lifespan(robot_and_clock: tuple[Robot, ManualClock]) -> None:
-    app = create_robot_app(robot_and_clock[0], run_checks=True)
-    with TestClient(app) as c:
+    app = create_robot_app(robot_and_clock[0], run_checks=True, tokens=TOKENS)
+    with TestClient(app, headers=AUTH) as c:
         assert c.get(f"{PREFIX}/health").json() == {"status": "ok", "games": 0,
                                                     "next_check": None}
         assert "/api/v1/robot/games" in c.get("/openapi.json").json()["paths"]
 
 
 def test_default_app_builds_without_starting_an_engine() -> None:
-    app = create_robot_app(run_checks=False)
-    with TestClient(app) as c:
+    app = create_robot_app(run_checks=False, tokens=TOKENS)
+    with TestClient(app, headers=AUTH) as c:
         assert c.post(f"{PREFIX}/games", json=GAME).status_code == 201

@@ -357,9 +357,11 @@ def test_the_results_route_needs_a_ledger() -> None:
     from fastapi.testclient import TestClient
 
     from tests.robot.builders import make_robot
+    from tests.robot.test_api import AUTH, TOKENS
     from turnir.robot.api import create_robot_app
 
-    with TestClient(create_robot_app(make_robot()[0], run_checks=False)) as client:
+    with TestClient(create_robot_app(make_robot()[0], run_checks=False, tokens=TOKENS),
+                    headers=AUTH) as client:
         assert client.get(f"{PREFIX}/results").status_code == 404
 
 

@@ -1,10 +1,11 @@
-"""``turnir tournament new|list|show|finish`` and ``turnir judge add|list``: tournaments in the
+"""``turnir tournament new|list|show|finish|set`` and ``turnir judge add|list``: tournaments in the
 database."""
 
 from __future__ import annotations
 
 import json
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -144,6 +145,35 @@ def finish(
     console.print(f"Tournament #{info.id} {info.name!r} is finished.")
     if details.tournament.phase.value == "finished":
         console.print(render.final_table(details.tournament))
+
+
+class OnOff(StrEnum):
+    on = "on"
+    off = "off"
+
+
+@tournament_app.command("set")
+def set_(
+    tournament: TournamentArg,
+    robot: Annotated[OnOff | None, typer.Option(
+        help="on: the online judge robot may link games and record results (issue 10).")]
+    = None,
+    actor: ActorOption = None,
+) -> None:
+    """Change a tournament's setting: --robot on|off (the robot's online results)."""
+    from turnir.services.online import robot_allowed, set_robot_allowed
+
+    with database() as db:
+        tid = tournament_id(db, tournament)
+        if robot is None:
+            allowed = guarded(lambda: robot_allowed(db, tid))
+        else:
+            wanted = robot is OnOff.on
+            allowed = guarded(lambda: set_robot_allowed(db, tid, wanted,
+                                                        actor=actor_name(actor)))
+    console.print(f"Tournament #{tid}: the online robot "
+                  + ("may record results (--robot on)." if allowed
+                     else "may not record results (--robot off)."))
 
 
 @judge_app.command("add")

@@ -1,6 +1,9 @@
 """``turnir robot``: replay a recorded game, simulate a round, serve the robot's HTTP API on the
 database (an online tournament's results go into it), and a judge's commands for the results
-the robot could not record (``unapplied``, ``retry``, ``dismiss``) and its decisions.
+the robot could not record (``unapplied``, ``retry``, ``dismiss``) and its decisions; the game
+server's tokens (``token create|list|revoke``, ``turnir.cli.robot_tokens``) and the organizer's
+permission (``turnir tournament set … --robot on``). ``serve`` needs a token on every request;
+``replay`` and ``simulate`` are offline and need none.
 
 The main CLI mounts ``robot_app``. A ``UserError`` is printed on stderr with exit code 2.
 """
@@ -8,6 +11,7 @@ The main CLI mounts ``robot_app``. A ``UserError`` is printed on stderr with exi
 from __future__ import annotations
 
 import json
+import os
 import time
 from enum import StrEnum
 from pathlib import Path
@@ -18,8 +22,10 @@ from rich.console import Console
 from rich.table import Table
 
 from turnir.cli.db_common import ActorOption, actor_name, database, guarded, tournament_id
+from turnir.cli.robot_tokens import token_app
 from turnir.domain.robot_rules import color_name
 from turnir.errors import UserError
+from turnir.robot.auth import StaticTokens, new_token
 from turnir.robot.clock import SystemClock
 from turnir.robot.decision import format_clock
 from turnir.robot.engine import (
@@ -44,8 +50,11 @@ robot_app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+robot_app.add_typer(token_app, name="token")
 console = Console()
 err_console = Console(stderr=True)
+TOKEN_ENV = "TURNIR_ROBOT_TOKEN"
+"""The one token of ``serve --memory`` (else a fresh one is printed at the start)."""
 
 
 class EngineChoice(StrEnum):
@@ -217,7 +226,9 @@ def serve_command(
     """Run the robot's HTTP API with checks on the real clock, on the database.
 
     The database in effect (TURNIR_DATABASE_URL or the default) keeps the games, their events
-    and the decisions, and gets the online tournaments' results.
+    and the decisions, and gets the results of the tournaments that allow the robot. Every
+    request needs a token of `turnir robot token create` (Authorization: Bearer …); with
+    --memory, the token in $TURNIR_ROBOT_TOKEN or one printed at the start.
     """
     import uvicorn
 
@@ -225,10 +236,11 @@ def serve_command(
 
     engine = EngineSettings(path=stockfish, processes=processes, limit=SearchLimit(nodes=nodes))
     if memory:
-        app = create_robot_app(engine=engine, webhook_url=webhook)
+        app = create_robot_app(engine=engine, webhook_url=webhook, tokens=_memory_tokens())
         uvicorn.run(app, host=host, port=port)
         return
     from turnir.services.online import online_robot
+    from turnir.services.robot_tokens import DatabaseTokens, list_robot_tokens
 
     try:
         db = Database.open()
@@ -248,8 +260,28 @@ def serve_command(
     closing = [*([hook.close] if hook else []), pool.close, db.close]
     err_console.print(f"robot on {db.describe()}: {len(robot.game_ids())} games restored",
                       highlight=False)
-    app = create_robot_app(robot, results=results, on_close=closing)
+    if not list_robot_tokens(db):
+        err_console.print("no robot token yet: every request will be refused until one is "
+                          "created (turnir robot token create [--tournament T])",
+                          highlight=False)
+    app = create_robot_app(robot, tokens=DatabaseTokens(db), results=results,
+                           on_close=closing)
     uvicorn.run(app, host=host, port=port)
+
+
+def _memory_tokens() -> StaticTokens:
+    """``serve --memory``: the deployment token in ``$TURNIR_ROBOT_TOKEN``, else a new one
+    printed once on stderr."""
+    given = os.environ.get(TOKEN_ENV, "").strip()
+    try:
+        if given:
+            return StaticTokens.of(given)
+    except UserError as error:
+        raise _fail(f"{TOKEN_ENV}: {error.message}") from None
+    token = new_token()
+    err_console.print(f"robot token for this run (or set {TOKEN_ENV}): {token}",
+                      highlight=False, soft_wrap=True)
+    return StaticTokens.of(token)
 
 
 def _results_table(title: str, results: list[OnlineResult]) -> Table:

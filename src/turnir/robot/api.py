@@ -8,6 +8,13 @@
 - ``GET /results?tournament=T&state=unapplied`` what became of the ended games in their
   tournaments (only with a ``ResultLedger``: the robot of an online tournament).
 
+Every route but ``/health`` needs the game server's token, ``Authorization: Bearer <token>``
+(``turnir.robot.auth``; issue 10 item 4), checked before the body is read: 401
+(``unauthorized``, ``invalid_token``) without a valid one. A tournament's token sees and
+changes only the games linked to that tournament (403 ``wrong_tournament`` for another's; the
+lists are filtered); a deployment token, every game. Linking a game to a tournament whose
+organizer has not allowed the robot is refused by the journal (403 ``robot_not_allowed``).
+
 Every error is JSON ``{"error": {"code": ..., "message": ..., "details": ...}}``: 422 for a
 malformed request (``invalid_request``) or an event the game refuses (``illegal_move``,
 ``out_of_order``, ``inconsistent_event``…), 404 for an unknown game (``game_not_found``), 409
@@ -18,16 +25,25 @@ the same mounted in the main site or standalone (``create_robot_app``).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
-from contextlib import asynccontextmanager
-from typing import Annotated, Any, Literal
+from contextlib import asynccontextmanager, suppress
+from typing import Annotated, Any, ClassVar, Literal
 
-from fastapi import APIRouter, FastAPI, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from turnir.errors import ConflictError, NotFoundError, UserError
+from turnir.robot.auth import (
+    RobotCredential,
+    RobotForbidden,
+    RobotUnauthorized,
+    TokenVerifier,
+    authenticate,
+)
 from turnir.robot.clock import SystemClock, ms_to_seconds
 from turnir.robot.engine import EngineSettings, StockfishPool
 from turnir.robot.journal import ResultLedger
@@ -61,6 +77,10 @@ def error_response(status: int, code: str, message: str,
 
 
 def _status_of(error: UserError) -> int:
+    if isinstance(error, RobotUnauthorized):
+        return 401
+    if isinstance(error, RobotForbidden):
+        return 403
     if isinstance(error, NotFoundError):
         return 404
     if isinstance(error, ConflictError):
@@ -68,14 +88,36 @@ def _status_of(error: UserError) -> int:
     return 422
 
 
+def _error_of(exc: UserError) -> JSONResponse:
+    response = error_response(_status_of(exc), exc.code, exc.message)
+    if isinstance(exc, RobotUnauthorized):
+        response.headers["WWW-Authenticate"] = (
+            'Bearer realm="turnir robot"' if exc.code == "unauthorized"
+            else 'Bearer realm="turnir robot", error="invalid_token"')
+    return response
+
+
+CREDENTIAL = "robot_credential"
+"""Where an authenticated request keeps its ``RobotCredential`` (``request.state``)."""
+
+
 class RobotRoute(APIRoute):
-    """Turns validation errors and ``UserError`` into the API's JSON errors."""
+    """Checks the request's token with ``verifier`` first (before the body is read), then
+    turns validation errors and ``UserError`` into the API's JSON errors."""
+
+    verifier: ClassVar[TokenVerifier | None] = None
+    """Set on the subclass each router makes (``_route_for``); ``None``: no token checked."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
+        verifier = self.verifier
 
         async def guarded(request: Request) -> Response:
             try:
+                if verifier is not None:
+                    credential = await run_in_threadpool(
+                        authenticate, verifier, request.headers.get("authorization"))
+                    setattr(request.state, CREDENTIAL, credential)
                 return await handler(request)
             except RequestValidationError as exc:
                 errors = jsonable_encoder(exc.errors())
@@ -85,12 +127,35 @@ class RobotRoute(APIRoute):
                     first.get("msg", "invalid request"))
                 return error_response(422, "invalid_request", message, errors)
             except UserError as exc:
-                return error_response(_status_of(exc), exc.code, exc.message)
+                return _error_of(exc)
 
         return guarded
 
 
+def _route_for(tokens: TokenVerifier) -> type[RobotRoute]:
+    return type("AuthenticatedRobotRoute", (RobotRoute,), {"verifier": tokens})
+
+
+_bearer = HTTPBearer(auto_error=False, scheme_name="robot token",
+                     description="The game server's token: turnir robot token create")
+
+
+def _credential(request: Request,
+                _: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+                ) -> RobotCredential:
+    credential = getattr(request.state, CREDENTIAL, None)
+    if not isinstance(credential, RobotCredential):  # pragma: no cover - the route sets it
+        raise RobotUnauthorized("the request is not authenticated", code="unauthorized")
+    return credential
+
+
+CredentialDep = Annotated[RobotCredential, Depends(_credential)]
+
+
 _ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorOut, "description": "no robot token, or not a valid one"},
+    403: {"model": ErrorOut, "description": "the token is for another tournament, or the "
+          "tournament does not allow the robot"},
     404: {"model": ErrorOut, "description": "unknown game"},
     409: {"model": ErrorOut, "description": "conflict with the game's state"},
     422: {"model": ErrorOut, "description": "malformed request or refused event"},
@@ -100,81 +165,120 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 ResultState = Literal["no_tournament", "waiting", "applied", "unapplied", "dismissed"]
 
 
-def create_robot_router(robot: Robot, *, results: ResultLedger | None = None) -> APIRouter:
-    """The robot's routes, bound to one ``Robot``; ``results``: where ``GET /results`` reads
-    what became of the ended games in their tournaments (absent: no such route)."""
-    router = APIRouter(prefix=PREFIX, tags=["robot"], route_class=RobotRoute,
+def create_robot_router(robot: Robot, *, tokens: TokenVerifier,
+                        results: ResultLedger | None = None) -> APIRouter:
+    """The robot's routes, bound to one ``Robot``; ``tokens``: who may call them (every route
+    needs a valid token; see the module doc); ``results``: where ``GET /results`` reads what
+    became of the ended games in their tournaments (absent: no such route)."""
+    router = APIRouter(prefix=PREFIX, tags=["robot"], route_class=_route_for(tokens),
                        responses=_ERRORS)
+
+    def owner(game_id: str) -> int | None:
+        """The tournament of a registered game (``None``: not linked); 404 when unknown."""
+        link = robot.link(game_id)
+        return None if link is None else link.tournament_id
+
+    def visible(credential: RobotCredential, game_id: str) -> bool:
+        if credential.tournament_id is None:
+            return True
+        try:
+            return credential.covers(owner(game_id))
+        except NotFoundError:  # a kept decision of a game not loaded: not the token's
+            return False
+
+    def allowed_game(credential: RobotCredential, game_id: str) -> str:
+        credential.require(owner(game_id), f"game {game_id!r}")
+        return game_id
 
     def game_out(game_id: str) -> GameOut:
         return GameOut.build(robot.snapshot(game_id), robot.link(game_id))
 
     @router.post("/games", status_code=201, response_model=GameOut)
-    def register_game(body: GameIn) -> GameOut:
+    def register_game(body: GameIn, credential: CredentialDep) -> GameOut:
         link = None if body.tournament is None else body.tournament.to_link()
+        credential.require(None if link is None else link.tournament_id,
+                           f"game {body.game_id!r}")
+        with suppress(NotFoundError):  # registered already: it must be the token's game
+            allowed_game(credential, body.game_id)
         snapshot = robot.register(body.to_setup(), link)
         return GameOut.build(snapshot, robot.link(body.game_id))
 
     @router.get("/games", response_model=list[GameOut])
-    def list_games() -> list[GameOut]:
-        return [game_out(g) for g in robot.game_ids()]
+    def list_games(credential: CredentialDep) -> list[GameOut]:
+        return [game_out(g) for g in robot.game_ids() if visible(credential, g)]
 
     @router.get("/games/{game_id}", response_model=GameOut)
-    def read_game(game_id: GameId) -> GameOut:
-        return game_out(game_id)
+    def read_game(game_id: GameId, credential: CredentialDep) -> GameOut:
+        return game_out(allowed_game(credential, game_id))
 
     @router.post("/games/{game_id}/events", response_model=PostedOut)
-    def post_event(game_id: GameId, body: EventIn) -> PostedOut:
-        snapshot, decisions = robot.post(game_id, event_to_domain(body))
+    def post_event(game_id: GameId, body: EventIn, credential: CredentialDep) -> PostedOut:
+        snapshot, decisions = robot.post(allowed_game(credential, game_id),
+                                         event_to_domain(body))
         return PostedOut(game=GameOut.build(snapshot, robot.link(game_id)),
                          decisions=[DecisionOut.build(d) for d in decisions])
 
     @router.post("/games/{game_id}/events/batch", response_model=PostedOut)
-    def post_events(game_id: GameId, body: EventsIn) -> PostedOut:
-        snapshot, decisions = robot.post_many(game_id, [event_to_domain(e) for e in body.events])
+    def post_events(game_id: GameId, body: EventsIn, credential: CredentialDep) -> PostedOut:
+        snapshot, decisions = robot.post_many(allowed_game(credential, game_id),
+                                              [event_to_domain(e) for e in body.events])
         return PostedOut(game=GameOut.build(snapshot, robot.link(game_id)),
                          decisions=[DecisionOut.build(d) for d in decisions])
 
     @router.get("/games/{game_id}/decisions", response_model=list[DecisionOut])
-    def game_decisions(game_id: GameId) -> list[DecisionOut]:
-        return [DecisionOut.build(d) for d in robot.decisions(game_id)]
+    def game_decisions(game_id: GameId, credential: CredentialDep) -> list[DecisionOut]:
+        return [DecisionOut.build(d)
+                for d in robot.decisions(allowed_game(credential, game_id))]
 
     @router.get("/decisions", response_model=list[DecisionOut])
-    def all_decisions(since: Annotated[int, Query(ge=0)] = 0) -> list[DecisionOut]:
-        return [DecisionOut.build(d) for d in robot.store.since(since)]
+    def all_decisions(credential: CredentialDep,
+                      since: Annotated[int, Query(ge=0)] = 0) -> list[DecisionOut]:
+        if credential.tournament_id is None:
+            return [DecisionOut.build(d) for d in robot.store.since(since)]
+        # a tournament's token counts positions among its own games' decisions
+        own = [d for d in robot.store.since(0) if visible(credential, d.game_id)]
+        return [DecisionOut.build(d) for d in own[since:]]
 
     @router.post("/checks/run", response_model=CheckRunOut)
-    def run_checks() -> CheckRunOut:
-        run = robot.run_due_checks()
+    def run_checks(credential: CredentialDep) -> CheckRunOut:
+        run = robot.run_due_checks()  # only what is due anyway; the answer: the token's games
         return CheckRunOut(
             at=ms_to_seconds(run.at_ms), evaluations=run.evaluations,
             outcomes=[CheckOutcomeOut(game_id=o.game_id, stage=o.stage.value,
                                       status=o.status.value,
                                       decision=DecisionOut.build(o.decision) if o.decision
-                                      else None, error=o.error) for o in run.outcomes])
+                                      else None, error=o.error)
+                      for o in run.outcomes if visible(credential, o.game_id)])
 
     if results is not None:
         ledger = results
 
         @router.get("/results", response_model=list[OnlineResultOut])
         def online_results(
+            credential: CredentialDep,
             tournament: Annotated[int | None, Query(ge=1)] = None,
             state: ResultState | None = None,
         ) -> list[OnlineResultOut]:
+            if credential.tournament_id is not None:
+                if tournament is None:
+                    tournament = credential.tournament_id
+                credential.require(tournament, "the results asked for")
             return [OnlineResultOut.build(r)
                     for r in ledger.results(tournament_id=tournament, state=state)]
 
     return router
 
 
-def create_robot_app(robot: Robot | None = None, *, run_checks: bool = True,
+def create_robot_app(robot: Robot | None = None, *, tokens: TokenVerifier,
+                     run_checks: bool = True,
                      engine: EngineSettings | None = None,
                      webhook_url: str | None = None, results: ResultLedger | None = None,
                      on_close: Sequence[Callable[[], None]] = ()) -> FastAPI:
     """The robot as a standalone service: the router, plus (when ``run_checks``) a background
     thread running the checks on the real clock. Without ``robot`` one is built with the real
     clock, a Stockfish pool (started at the first evaluation) and an in-memory store; results
-    go to ``webhook_url`` when given. ``results``: see ``create_robot_router``; ``on_close``:
+    go to ``webhook_url`` when given. ``tokens``, ``results``: see ``create_robot_router``
+    (``/health`` needs no token: it shows no game); ``on_close``:
     called in order when the app shuts down (the caller's pool, database…)."""
     owned_pool: StockfishPool | None = None
     webhook: WebhookResultSink | None = None
@@ -204,7 +308,7 @@ def create_robot_app(robot: Robot | None = None, *, run_checks: bool = True,
                 close()
 
     app = FastAPI(title="turnir robot", version="1", lifespan=lifespan)
-    app.include_router(create_robot_router(robot, results=results))
+    app.include_router(create_robot_router(robot, tokens=tokens, results=results))
 
     @app.get(f"{PREFIX}/health")
     def health() -> dict[str, object]:

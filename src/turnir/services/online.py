@@ -21,6 +21,11 @@ keeps it as ``unapplied`` with the reason. ``online_results`` lists them (``turn
 unapplied``, ``GET /api/v1/robot/results?state=unapplied``); a judge retries it
 (``retry_game_end``, after fixing the cause) or dismisses it (``dismiss_game_end``, logged).
 
+Only a tournament whose organizer allowed it (``set_robot_allowed``: ``robot_allowed`` on the
+tournament, off by default; issue 10 item 4) takes the robot's games: a link to any other is
+refused (``robot_not_allowed``), and an end delivered after the organizer turned it off is kept
+unapplied with that reason.
+
 ``ServicesResultSink`` is the robot's ``ResultSink`` over these use cases, and
 ``online_robot`` builds the robot that runs an online tournament from the database.
 """
@@ -42,6 +47,7 @@ from turnir.domain.penalties.games import Side as GameSide
 from turnir.domain.results import GameReason
 from turnir.domain.robot_rules import ChessResult, RobotSettings, Rule
 from turnir.errors import ConflictError, NotFoundError, UserError
+from turnir.robot.auth import RobotForbidden
 from turnir.robot.clock import Clock
 from turnir.robot.decision import Decision
 from turnir.robot.engine import Evaluator
@@ -55,7 +61,13 @@ from turnir.robot.journal import (
 )
 from turnir.robot.robot import Robot
 from turnir.robot.sink import FanOutSink, ResultSink
-from turnir.services.common import changing, check_actor, refuse_when_finished, utc_now
+from turnir.services.common import (
+    changing,
+    check_actor,
+    refuse_when_finished,
+    touch_tournament,
+    utc_now,
+)
 from turnir.services.results import GameReport, record_result_in
 from turnir.storage.database import Database, lock_tournament
 from turnir.storage.mappers import name_key, result_from_row, tournament_row
@@ -165,6 +177,7 @@ def register_online_game(db: Database, setup: GameSetup,
 def _check_link(conn: Connection, setup: GameSetup,
                 link: TournamentLink) -> tuple[TournamentLink, int, int]:
     row = tournament_row(conn, link.tournament_id)
+    refuse_unless_allowed(row)
     refuse_when_finished(row)
     rnd = round_row(conn, link.tournament_id, link.round)
     pairing = match_row(conn, rnd["id"], link.round, link.table)
@@ -204,6 +217,44 @@ def _white_side(conn: Connection, link: TournamentLink, setup: GameSetup, a: int
         f"game's players {setup.white!r} and {setup.black!r} are not the pairing's by name; "
         "give tournament.white (a: the first-named player, b: the second)",
         code="unknown_white")
+
+
+# ----- the organizer's permission --------------------------------------------------------
+
+
+def _not_allowed_message(row: Mapping[Any, Any]) -> str:
+    return (f"the tournament #{row['id']} {row['name']!r} does not let the online robot record "
+            "its results; its organizer allows it (turnir tournament set … --robot on)")
+
+
+def refuse_unless_allowed(row: Mapping[Any, Any]) -> None:
+    """``RobotForbidden`` (403 ``robot_not_allowed``) unless the organizer allowed the robot
+    in the tournament of ``row``."""
+    if not row["robot_allowed"]:
+        raise RobotForbidden(_not_allowed_message(row), code="robot_not_allowed")
+
+
+def robot_allowed(db: Database, tournament_id: int) -> bool:
+    """Does the tournament let the online robot link games and record their results?"""
+    with db.read() as conn:
+        return bool(tournament_row(conn, tournament_id)["robot_allowed"])
+
+
+def set_robot_allowed(db: Database, tournament_id: int, allowed: bool, *, actor: str) -> bool:
+    """The organizer lets the online robot record the tournament's results, or stops it (the
+    ends of games delivered afterwards are kept unapplied). Logged as ``tournament.robot``;
+    the same setting again changes nothing. Returns the setting."""
+    with changing(db, tournament_id, actor) as change:
+        row = tournament_row(change.conn, tournament_id)
+        if bool(row["robot_allowed"]) == allowed:
+            return allowed
+        if allowed:
+            refuse_when_finished(row)
+        touch_tournament(change.conn, row, robot_allowed=allowed)
+        change.log(tournament_id, "tournament.robot", "tournament", tournament_id,
+                   {"robot_allowed": bool(row["robot_allowed"]), "version": row["version"]},
+                   {"robot_allowed": allowed, "version": row["version"] + 1})
+        return allowed
 
 
 # ----- recording ends --------------------------------------------------------------------
@@ -273,7 +324,10 @@ def _apply_match(conn: Connection, game: RowMapping, actor: str) -> None:
         rounds.c.tournament_id == tid, rounds.c.number == number, pairings.c.table_no == table,
         pairings.c.kind == "match")).mappings().first()
     problem: tuple[str, str] | None = None
-    if pairing is None:
+    tournament = tournament_row(conn, tid)
+    if not tournament["robot_allowed"]:
+        problem = ("robot_not_allowed", _not_allowed_message(tournament))
+    elif pairing is None:
         problem = ("unknown_table", f"{where} no longer exists (the round was undone?)")
     elif (pairing["a"], pairing["b"]) != (game["player_a"], game["player_b"]):
         problem = ("pairing_changed", f"{where} now pairs #{pairing['a']} and #{pairing['b']}, "

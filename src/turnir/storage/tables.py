@@ -120,6 +120,9 @@ class TournamentRow(Base):
     created_at: Mapped[datetime]
     created_by: Mapped[str] = mapped_column(String(200), default="")
     finished_at: Mapped[datetime | None]
+    robot_allowed: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
+    """The organizer lets the online judge robot record this tournament's results (an online
+    tournament; ``turnir.services.online``, migration 0008). Off by default."""
 
 
 class Entry(Base):

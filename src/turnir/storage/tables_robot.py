@@ -13,6 +13,9 @@ kept on the game's row with what became of it in the tournament (``end_state``):
 ``no_tournament`` (the game is not linked), ``waiting`` (the match is not decided yet),
 ``applied`` (the match result was recorded, or was already there), ``unapplied`` (it could not
 be recorded: ``problem`` says why; a judge retries or dismisses it), ``dismissed`` (by a judge).
+
+A *robot token* is how the game server proves itself to the robot's HTTP API: only its hash is
+kept (``robot_tokens``).
 """
 
 from __future__ import annotations
@@ -142,6 +145,32 @@ class RobotDecision(Base):
     """The whole decision (``turnir.robot.journal.decision_json``)."""
 
 
+class RobotToken(Base):
+    """A bearer token of the game server for the robot's HTTP API (issue 10 item 4): for the
+    whole deployment (``tournament_id`` empty) or for one tournament. Only the SHA-256 of the
+    token is kept; the token itself is shown once, when it is created."""
+
+    __tablename__ = "robot_tokens"
+    __table_args__ = (
+        CheckConstraint("length(token_hash) = 64", name="token_hash"),
+        CheckConstraint("revoked_at IS NULL OR revoked_by IS NOT NULL", name="revoked"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    """The SHA-256 of the token, in hex."""
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    """The one tournament the token is for; empty: every tournament of the deployment that
+    allows the robot."""
+    label: Mapped[str] = mapped_column(String(200), default="")
+    """What the operator calls it (which game server, which event)."""
+    created_at: Mapped[datetime]
+    created_by: Mapped[str] = mapped_column(String(200))
+    revoked_at: Mapped[datetime | None]
+    revoked_by: Mapped[str | None] = mapped_column(String(200))
+
+
 robot_games = _table(RobotGame)
 robot_events = _table(RobotEvent)
 robot_decisions = _table(RobotDecision)
+robot_tokens = _table(RobotToken)
