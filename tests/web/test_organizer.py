@@ -187,7 +187,7 @@ def test_printables(web_db: Database, clients: Clients) -> None:
                            ("slips", "Result slips"), ("seating", "Seating list")):
         page = org.get(f"/t/{tid}/print/{path}", headers=EN)
         assert page.status_code == 200 and expected in page.text
-        assert "window.print()" in page.text
+        assert "data-print" in page.text and "/static/app.js" in page.text  # no inline JS
     slips = org.get(f"/t/{tid}/print/slips", headers=EN).text
     assert slips.count('class="slip card"') == 3 and f"Table {table}" in slips
     css = org.get("/static/style.css").text

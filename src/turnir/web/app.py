@@ -3,6 +3,12 @@
 Pages (``public``, ``ratings_pages``, ``auth``, ``organizer``, ``judging``, ``printables``,
 ``penalty_pages``) and the REST API (``api``, under ``/api/v1`` with its OpenAPI description
 at ``/api/v1/openapi.json``) call the same services (``turnir.services``).
+
+Around everything, even the handler of unexpected errors, two pure ASGI layers (outermost
+first): ``headers.SecurityHeaders`` (the real client and scheme behind a trusted proxy, and the
+security headers on every response) and ``limits.BodyLimit`` (413 for a body over its limit,
+before anything reads it). Then the cache of anonymous public pages (``cache.PublicPages``),
+the error handlers and the routes.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 from turnir.services.accounts import make_hasher
 from turnir.storage.database import Database
@@ -22,8 +29,10 @@ from turnir.web.api import create_api_router
 from turnir.web.auth import create_auth_router
 from turnir.web.cache import PageCache, PublicPages, Stamps
 from turnir.web.deps import WebState
+from turnir.web.headers import SecurityHeaders
 from turnir.web.i18n import zone
 from turnir.web.judging import create_judging_router
+from turnir.web.limits import BodyLimit
 from turnir.web.organizer import create_organizer_router
 from turnir.web.penalty_pages import create_penalty_router
 from turnir.web.public import create_public_router
@@ -33,6 +42,21 @@ from turnir.web.settings import WebSettings
 from turnir.web.templating import Templates
 
 STATIC = Path(__file__).resolve().parent / "static"
+
+
+class TurnirApp(FastAPI):
+    """FastAPI with turnir's outermost layers (``SecurityHeaders``, ``BodyLimit``) outside
+    FastAPI's own error middleware, so that every answer, a 500 too, carries the headers and no
+    layer reads a body before the limit is checked."""
+
+    settings: WebSettings
+
+    def build_middleware_stack(self) -> ASGIApp:
+        inner = super().build_middleware_stack()
+        limited = BodyLimit(inner, max_body=self.settings.max_body,
+                            max_upload=self.settings.max_upload, refusal=errors.too_large)
+        return SecurityHeaders(limited, proxies=self.settings.proxies(),
+                               hsts_seconds=self.settings.hsts_seconds)
 
 
 def create_app(settings: WebSettings | None = None, *, db: Database | None = None) -> FastAPI:
@@ -53,9 +77,10 @@ def create_app(settings: WebSettings | None = None, *, db: Database | None = Non
             if owned:
                 database.close()
 
-    app = FastAPI(title="turnir", version="1", lifespan=lifespan, docs_url=None,
-                  redoc_url=None, openapi_url=f"{API_PREFIX}/openapi.json",
-                  description="The tournament reporter's REST API (docs/web.md).")
+    app = TurnirApp(title="turnir", version="1", lifespan=lifespan, docs_url=None,
+                    redoc_url=None, openapi_url=f"{API_PREFIX}/openapi.json",
+                    description="The tournament reporter's REST API (docs/web.md).")
+    app.settings = settings
     app.state.web = WebState(
         settings=settings, db=database,
         templates=Templates(zone(settings.timezone), {"static_url": "/static"}),

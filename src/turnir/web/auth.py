@@ -11,7 +11,7 @@ from turnir.errors import UserError
 from turnir.services.accounts import AccountInfo, authenticate, close_session, open_session
 from turnir.web.deps import StateDep, VisitorDep, WebState, done, render, require_csrf
 from turnir.web.public import safe_next
-from turnir.web.security import SESSION_COOKIE, client_address
+from turnir.web.security import SESSION_COOKIE, client_address, cookie_secure
 
 
 def log_in(state: WebState, login: str, password: str, address: str) -> AccountInfo:
@@ -42,7 +42,7 @@ def create_auth_router() -> APIRouter:
         token = open_session(state.db, account, lifetime=state.session_lifetime)
         response = done(request, safe_next(next))
         response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="lax",
-                            secure=state.settings.secure_cookies, path="/",
+                            secure=cookie_secure(request, state.settings), path="/",
                             max_age=int(state.session_lifetime.total_seconds()))
         return response
 

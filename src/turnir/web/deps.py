@@ -16,6 +16,7 @@ from turnir.storage.database import Database
 from turnir.web.cache import PageCache, Stamps
 from turnir.web.i18n import COOKIE as LANG_COOKIE
 from turnir.web.i18n import negotiate
+from turnir.web.redirects import safe_next
 from turnir.web.security import (
     CSRF_COOKIE,
     CSRF_FIELD,
@@ -24,6 +25,7 @@ from turnir.web.security import (
     LoginLimiter,
     Visitor,
     check_csrf,
+    cookie_secure,
     csrf_token_for,
     new_nonce,
 )
@@ -116,10 +118,11 @@ def is_htmx(request: Request) -> bool:
     return request.headers.get("hx-request") == "true"
 
 
-def set_csrf_cookie(response: Response, visitor: Visitor, settings: WebSettings) -> None:
+def set_csrf_cookie(response: Response, visitor: Visitor, settings: WebSettings,
+                    request: Request) -> None:
     if visitor.new_csrf:
         response.set_cookie(CSRF_COOKIE, visitor.csrf_nonce, httponly=True, samesite="lax",
-                            secure=settings.secure_cookies, path="/")
+                            secure=cookie_secure(request, settings), path="/")
 
 
 def page_context(request: Request, visitor: Visitor, settings: WebSettings) -> dict[str, Any]:
@@ -138,14 +141,15 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
     ctx.update(context)
     html = state.templates.render(visitor.locale, template, ctx)
     response = HTMLResponse(html, status_code=status)
-    set_csrf_cookie(response, visitor, state.settings)
+    set_csrf_cookie(response, visitor, state.settings, request)
     return response
 
 
 def done(request: Request, url: str) -> Response:
     """After a successful form: HTMX follows ``HX-Redirect`` (or reloads, when the target is
     the page it is on: a jump to ``#fragment`` alone would not reload it); a plain form gets a
-    303."""
+    303. ``url`` must be a path on this site (anything else goes to ``/``: ``safe_next``)."""
+    url = safe_next(url)
     if is_htmx(request):
         current = urlsplit(request.headers.get("hx-current-url", ""))
         target = urlsplit(url)

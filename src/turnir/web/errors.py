@@ -11,11 +11,14 @@ from urllib.parse import quote
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Scope
 
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.services.reports import NotAllowedError
 from turnir.web.deps import is_htmx, render
+from turnir.web.limits import BodyTooLarge
 from turnir.web.security import BadCsrf, Forbidden, LoginRequired, TooManyAttempts
 
 log = logging.getLogger("turnir.web")
@@ -82,7 +85,8 @@ async def validation_error(request: Request, error: Exception) -> Response:
 async def http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, StarletteHTTPException)
     status = error.status_code
-    code = {404: "not_found", 405: "method_not_allowed"}.get(status, "http_error")
+    code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(
+        status, "http_error")
     message = str(error.detail) if error.detail else "error"
     if status == 404:
         message = "no such page"
@@ -93,6 +97,13 @@ async def http_error(request: Request, error: Exception) -> Response:
     if error.headers and not is_api(request):
         response.headers.update(error.headers)
     return response
+
+
+async def too_large(scope: Scope, error: BodyTooLarge) -> Response:
+    """The 413 answer of ``turnir.web.limits.BodyLimit`` (it has not called the app)."""
+    request = Request(scope)
+    return await run_in_threadpool(_message_response, request, 413, str(error.detail),
+                                   "too_large")
 
 
 async def internal_error(request: Request, error: Exception) -> Response:

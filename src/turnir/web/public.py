@@ -25,19 +25,12 @@ from turnir.web.cache import anonymous_key
 from turnir.web.deps import StateDep, VisitorDep, WebState, is_htmx, page_context, render
 from turnir.web.i18n import COOKIE as LANG_COOKIE
 from turnir.web.i18n import LOCALES
-from turnir.web.security import Visitor
+from turnir.web.redirects import safe_next as safe_next  # re-exported for auth.py
+from turnir.web.security import Visitor, cookie_secure
 
 TournamentId = Annotated[int, Path(ge=1, le=2**31 - 1, description="The tournament's number")]
 RoundQuery = Annotated[int | None, Query(ge=1, le=10_000)]
 PageQuery = Annotated[int, Query(ge=1, le=100_000)]
-SAFE_NEXT = "/"
-
-
-def safe_next(target: str | None) -> str:
-    """Only a path on this site (no scheme, no other host) is followed after a switch."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return SAFE_NEXT
-    return target
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +113,8 @@ def create_public_router() -> APIRouter:
         response = RedirectResponse(safe_next(next), status_code=303)
         if code in LOCALES:
             response.set_cookie(LANG_COOKIE, code, max_age=365 * 24 * 3600, samesite="lax",
-                                httponly=True, secure=state.settings.secure_cookies, path="/")
+                                httponly=True, secure=cookie_secure(request, state.settings),
+                                path="/")
         return response
 
     @router.get("/t/{tid}", response_class=HTMLResponse)

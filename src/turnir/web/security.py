@@ -28,6 +28,7 @@ from fastapi import Request
 
 from turnir.errors import UserError
 from turnir.services.accounts import AccountInfo, AccountRole
+from turnir.web.settings import WebSettings
 
 SESSION_COOKIE = "turnir_session"
 CSRF_COOKIE = "turnir_csrf"
@@ -139,7 +140,17 @@ def check_csrf(secret: str, visitor: Visitor, submitted: str | None) -> None:
 
 
 def client_address(request: Request) -> str:
+    """The client's address: the TCP peer, or the client a trusted proxy forwarded
+    (``TURNIR_TRUSTED_PROXIES``; the request's ``client`` is rewritten by
+    ``turnir.web.headers.SecurityHeaders`` with ``turnir.web.proxies.resolve``)."""
     return request.client.host if request.client else "unknown"
+
+
+def cookie_secure(request: Request, settings: WebSettings) -> bool:
+    """Whether a cookie set on this response gets ``Secure``: the request came over HTTPS
+    (directly, or through a trusted proxy's ``X-Forwarded-Proto``), or the operator asked for
+    it always (``TURNIR_SECURE_COOKIES=1``)."""
+    return settings.secure_cookies or request.url.scheme == "https"
 
 
 class LoginLimiter:

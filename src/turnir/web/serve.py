@@ -1,4 +1,8 @@
-"""``turnir serve``: the web app with uvicorn on the default database (``make run``)."""
+"""``turnir serve``: the web app with uvicorn on the default database (``make run``).
+
+uvicorn runs with ``proxy_headers=False``: it never rewrites the client or the scheme from
+``X-Forwarded-*`` (its default would believe them from 127.0.0.1). turnir itself does, and only
+for the proxies in ``TURNIR_TRUSTED_PROXIES`` (``turnir.web.proxies``)."""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from turnir.cli.db_common import guarded
+from turnir.cli.db_common import fail, guarded
 from turnir.storage.database import Database
 from turnir.web.settings import WebSettings
 
@@ -25,7 +29,10 @@ def serve(
     from turnir.web.app import create_app
     from turnir.web.demo import seed_accounts, seed_tournaments
 
-    settings = WebSettings.from_env()
+    try:
+        settings = WebSettings.from_env()
+    except ValueError as error:
+        raise fail(str(error)) from None
     db = guarded(lambda: Database.open(settings.database_url))
     url = f"http://{host if host not in ('0.0.0.0', '::') else '127.0.0.1'}:{port}/"
     if demo:
@@ -44,6 +51,6 @@ def serve(
     app = create_app(settings, db=db)
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning" if quiet else "info",
-                    access_log=not quiet)
+                    access_log=not quiet, proxy_headers=False)
     finally:
         db.close()

@@ -4,8 +4,16 @@
 | --- | --- | --- |
 | ``TURNIR_DATABASE_URL`` | the per-user SQLite file | the database (``docs/storage.md``) |
 | ``TURNIR_SECRET_KEY`` | drawn at start | signs CSRF tokens; set it when several workers serve |
-| ``TURNIR_SECURE_COOKIES`` | ``0`` | ``1`` behind HTTPS: cookies get the ``Secure`` flag |
+| ``TURNIR_SECURE_COOKIES`` | ``0`` | ``1``: cookies always get the ``Secure`` flag (they get it \
+anyway on a request that came over HTTPS, directly or through a trusted proxy) |
+| ``TURNIR_TRUSTED_PROXIES`` | none | comma list of IPs/CIDRs whose ``X-Forwarded-For`` and \
+``X-Forwarded-Proto`` are believed (``turnir.web.proxies``) |
+| ``TURNIR_MAX_BODY`` | ``2M`` | largest request body (JSON, forms); larger gets 413 |
+| ``TURNIR_MAX_UPLOAD`` | ``10M`` | largest ``multipart/form-data`` body (file uploads) |
+| ``TURNIR_HSTS_SECONDS`` | ``31536000`` | HSTS max-age on HTTPS responses; ``0``: none |
 | ``TURNIR_TIMEZONE`` | the server's zone | how times are shown |
+
+Sizes are bytes, or with a ``K`` or ``M`` suffix (1024-based).
 """
 
 from __future__ import annotations
@@ -14,6 +22,10 @@ import os
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from turnir.web.proxies import TrustedProxies
+
+MB = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,6 +48,22 @@ class WebSettings:
     page_size: int = 100
     """Rows per page of the public standings and pairings."""
     cache_entries: int = 256
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or CIDR networks of the reverse proxies whose forwarded headers count."""
+    max_body: int = 2 * MB
+    """The largest request body (JSON, forms) in bytes; larger is refused with 413."""
+    max_upload: int = 10 * MB
+    """The largest ``multipart/form-data`` body (file uploads) in bytes."""
+    hsts_seconds: int = 365 * 24 * 3600
+    """``Strict-Transport-Security: max-age`` on HTTPS responses; 0 sends none."""
+
+    def __post_init__(self) -> None:
+        self.proxies()  # refuse a wrong entry at start, not on the first request
+        if self.max_body < 1 or self.max_upload < 1 or self.hsts_seconds < 0:
+            raise ValueError("the body limits must be positive and HSTS not negative")
+
+    def proxies(self) -> TrustedProxies:
+        return TrustedProxies.parse(self.trusted_proxies)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> WebSettings:
@@ -49,5 +77,26 @@ class WebSettings:
             values["secure_cookies"] = True
         if environ.get("TURNIR_TIMEZONE", "").strip():
             values["timezone"] = environ["TURNIR_TIMEZONE"].strip()
+        if environ.get("TURNIR_TRUSTED_PROXIES", "").strip():
+            values["trusted_proxies"] = tuple(
+                p.strip() for p in environ["TURNIR_TRUSTED_PROXIES"].split(",") if p.strip())
+        for name, key in (("TURNIR_MAX_BODY", "max_body"), ("TURNIR_MAX_UPLOAD", "max_upload")):
+            if environ.get(name, "").strip():
+                values[key] = parse_size(environ[name], name)
+        hsts = environ.get("TURNIR_HSTS_SECONDS", "").strip()
+        if hsts:
+            if not hsts.isdigit():
+                raise ValueError(f"TURNIR_HSTS_SECONDS: {hsts!r} is not a number of seconds")
+            values["hsts_seconds"] = int(hsts)
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
+
+
+def parse_size(text: str, name: str) -> int:
+    """``"2M"``, ``"512K"``, ``"1000"`` as a number of bytes (a ``ValueError`` names ``name``)."""
+    value = text.strip().upper().removesuffix("B")
+    factor = {"K": 1024, "M": MB}.get(value[-1:], 1)
+    digits = value[:-1] if factor != 1 else value
+    if not digits.isdigit():
+        raise ValueError(f"{name}: {text!r} is not a size (bytes, or with K or M)")
+    return int(digits) * factor

@@ -56,6 +56,7 @@ ERROR_TEXTS = {
     "round_closed": N_("This round is closed; ask a judge."),
     "invalid_request": N_("The form is not filled in correctly."),
     "busy": N_("The database is busy; try again."),
+    "too_large": N_("The form or file is too large for the server."),
 }
 
 

@@ -1,4 +1,10 @@
-// turnir: the round timer counts down on every page that shows it (no build step).
+// turnir's only script (no build step, no inline scripts: the Content-Security-Policy allows
+// scripts from this site alone, turnir.web.headers):
+// - the round timer counts down on every page that shows it;
+// - the results grid does not refresh itself while a judge is typing a score in it
+//   (data-hold-while-typing: a poll is cancelled while an input of the grid has been edited);
+// - error pages' "Back" link goes back in the history when there is one; the printables'
+//   "Print" button prints.
 (function () {
   "use strict";
   function tick() {
@@ -16,4 +22,30 @@
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:afterSwap", tick);
   setInterval(tick, 1000);
+
+  document.addEventListener("input", function (event) {
+    var input = event.target;
+    if (input instanceof HTMLInputElement && input.closest("[data-hold-while-typing]")) {
+      input.dataset.dirty = "1";
+    }
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.hasAttribute("data-hold-while-typing") &&
+        event.detail.requestConfig && event.detail.requestConfig.verb === "get" &&
+        elt.querySelector("[data-dirty]")) {
+      event.preventDefault();
+    }
+  });
+
+  document.addEventListener("click", function (event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (!target) return;
+    if (target.closest("[data-back]") && window.history.length > 1) {
+      event.preventDefault();
+      window.history.back();
+    } else if (target.closest("[data-print]")) {
+      window.print();
+    }
+  });
 })();
