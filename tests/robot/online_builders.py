@@ -49,10 +49,10 @@ class OnlineEvent:
         return self.names[a], self.names[b]
 
 
-def online_event(db: Database, *, players: int = 8, best_of: int = 1,
-                 robot: bool = True) -> OnlineEvent:
+def online_event(db: Database, *, players: int = 8, best_of: int = 1, robot: bool = True,
+                 name: str = "Кубок клуба") -> OnlineEvent:
     """``robot``: the organizer allows the online robot to record its results."""
-    tid = event(db, players, best_of=best_of)
+    tid = event(db, players, best_of=best_of, name=name)
     if robot:
         set_robot_allowed(db, tid, True, actor=ORGANIZER)
     view = start_round(db, tid, actor=ORGANIZER)
