@@ -96,7 +96,8 @@ def test_unsupported_or_unreadable_urls_are_user_errors() -> None:
 def _one_audit_row(db: Database) -> None:
     with db.write() as conn:
         conn.execute(insert(audit_log).values(at=datetime.now(UTC), actor="a", action="x",
-                                              entity="e", entity_id="1"))
+                                              entity="e", entity_id="1", chain=0, seq=1,
+                                              digest="0" * 64))
 
 
 def test_audit_log_refuses_update_and_delete(db: Database) -> None:
@@ -130,12 +131,14 @@ def test_half_written_results_are_refused_by_the_schema(db: Database) -> None:
 def test_direct_statements_store_values_as_core_does(db: Database) -> None:
     at = datetime(2026, 3, 1, 12, 30, 15, 123456, tzinfo=UTC)
     direct = DirectStatement(insert(audit_log), column_keys=(
-        "tournament_id", "at", "actor", "action", "entity", "entity_id", "before", "after"))
+        "tournament_id", "at", "actor", "action", "entity", "entity_id", "before", "after",
+        "chain", "seq", "digest"))
     row = {"tournament_id": None, "at": at, "actor": ORGANIZER, "action": "x", "entity": "e",
-           "entity_id": "1", "before": None, "after": {"score": "2-1", "list": [1, 2]}}
+           "entity_id": "1", "before": None, "after": {"score": "2-1", "list": [1, 2]},
+           "chain": 0, "digest": "0" * 64}
     with db.write() as conn:
-        direct.execute(conn, row)
-        conn.execute(insert(audit_log).values(**row))
+        direct.execute(conn, {**row, "seq": 1})
+        conn.execute(insert(audit_log).values(**row, seq=2))
     with db.read() as conn:
         stored = conn.execute(select(audit_log.c.at, audit_log.c.actor, audit_log.c.before,
                                      audit_log.c.after).order_by(audit_log.c.id)).all()

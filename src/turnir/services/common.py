@@ -104,7 +104,7 @@ def changing(db: Database, tournament_id: int | None, actor: str) -> Iterator[Ch
     end of the block, rolled back on any error so the database is left unchanged."""
     who = check_actor(actor)
     with db.write(lock=tournament_id) as conn:
-        yield Change(conn=conn, actor=who, at=utc_now())
+        yield Change(conn=conn, actor=who, at=utc_now(), locked=tournament_id)
 
 
 def refuse_when_finished(row: Mapping[Any, Any]) -> None:

@@ -40,6 +40,7 @@ from turnir.domain.tournament import check_result_change
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.services.common import check_actor, refuse_when_finished, utc_now
 from turnir.services.penalty_losses import apply_penalty_losses, settle_penalty_losses
+from turnir.storage.audit import append_entry
 from turnir.storage.database import Database
 from turnir.storage.direct import DirectStatement
 from turnir.storage.mappers import (
@@ -54,7 +55,7 @@ from turnir.storage.repositories import (
     store_answer,
     stored_answer,
 )
-from turnir.storage.tables import audit_log, games, pairings, rounds, stages, tournaments
+from turnir.storage.tables import games, pairings, rounds, stages, tournaments
 
 Side = Literal["a", "b"]
 
@@ -180,8 +181,6 @@ _UPDATE_RESULT = DirectStatement(
             wins_b=bindparam("new_wins_b"), draws=bindparam("new_draws"),
             outcome=bindparam("new_outcome"), ending=bindparam("new_ending"))
 )
-_AUDIT = DirectStatement(insert(audit_log), column_keys=(
-    "tournament_id", "at", "actor", "action", "entity", "entity_id", "before", "after"))
 
 
 def record_result(
@@ -318,13 +317,13 @@ def _record(conn: Connection, slot: Mapping[Any, Any], tournament_id: int, round
         "result": result_json(current.result), "version": version,
         "games": [g.as_json() for g in old_games],
     }
-    _AUDIT.execute(conn, {
-        "tournament_id": tournament_id, "at": at, "actor": actor,
-        "action": "result.record" if status is ResultStatus.RECORDED else "result.correct",
-        "entity": "pairing", "entity_id": entity_id, "before": before,
-        "after": {"result": result_json(result), "version": version + 1, "a": current.a,
-                  "b": current.b, "games": [g.as_json() for g in games_played or ()]},
-    })
+    append_entry(  # the tournament's lock is held: taken above, or by the caller's change
+        conn, tournament_id=tournament_id, at=at, actor=actor,
+        action="result.record" if status is ResultStatus.RECORDED else "result.correct",
+        entity="pairing", entity_id=entity_id, before=before,
+        after={"result": result_json(result), "version": version + 1, "a": current.a,
+               "b": current.b, "games": [g.as_json() for g in games_played or ()]},
+        chain_locked=True)
     settle_penalty_losses(conn, losses, actor=actor, at=at, match_ended=True)
     return RecordedResult(round_number, table, current.a, current.b, result, status,
                           version + 1)

@@ -18,6 +18,7 @@ from sqlalchemy import insert
 from turnir.domain.tournament import Tournament
 from turnir.errors import UserError
 from turnir.formats.tournament_file import dump_tournament, parse_tournament
+from turnir.services.audit_replay import imported_lines
 from turnir.services.common import Status, TournamentInfo, changing, tournament_info
 from turnir.services.tournaments import check_seed
 from turnir.storage.database import Database
@@ -77,6 +78,7 @@ def import_tournament(
         change.log(tid, "tournament.import", "tournament", tid, None, {
             "name": t.name, "source": source, "players": len(t.players),
             "rounds": len(t.rounds), "sha256": hashlib.sha256(text.encode()).hexdigest(),
+            "lines": imported_lines(t.rounds),  # what `turnir log verify` checks them against
         })
         return tournament_info(conn, tid)
 

@@ -8,17 +8,19 @@ change was based on; otherwise ``ConflictError`` names who changed it last, from
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, RowMapping, Table, func, insert, select, update
 
 from turnir.domain.text import NAME_LEN, clean_query
 from turnir.errors import ConflictError, NotFoundError, UserError
+from turnir.storage.audit import AuditEntry as AuditEntry
+from turnir.storage.audit import Change as Change
+from turnir.storage.audit import audit_entries as audit_entries
+from turnir.storage.audit import last_change
 from turnir.storage.mappers import name_key
 from turnir.storage.tables import (
-    audit_log,
     entries,
     idempotency_keys,
     pairings,
@@ -28,75 +30,7 @@ from turnir.storage.tables import (
     tournaments,
 )
 
-# ----- the audit log ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class AuditEntry:
-    """One line of the audit log."""
-
-    id: int
-    tournament_id: int | None
-    at: datetime
-    actor: str
-    action: str
-    """What was done: ``result.record``, ``result.correct``, ``round.pair``, …"""
-    entity: str
-    """What kind of record changed: ``tournament``, ``entry``, ``round``, ``pairing``, …"""
-    entity_id: str
-    before: dict[str, Any] | None
-    after: dict[str, Any] | None
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """Who changes what and when, inside one write transaction; appends the audit rows."""
-
-    conn: Connection
-    actor: str
-    at: datetime
-
-    def log(self, tournament_id: int | None, action: str, entity: str, entity_id: object,
-            before: dict[str, Any] | None, after: dict[str, Any] | None) -> None:
-        self.conn.execute(insert(audit_log).values(
-            tournament_id=tournament_id, at=self.at, actor=self.actor, action=action,
-            entity=entity, entity_id=str(entity_id), before=before, after=after,
-        ))
-
-
-def _entry(row: RowMapping) -> AuditEntry:
-    at: datetime = row["at"]
-    if at.tzinfo is None:  # SQLite keeps no zone; every time stored is UTC
-        at = at.replace(tzinfo=UTC)
-    return AuditEntry(id=row["id"], tournament_id=row["tournament_id"], at=at,
-                      actor=row["actor"], action=row["action"], entity=row["entity"],
-                      entity_id=row["entity_id"], before=row["before"], after=row["after"])
-
-
-def last_change(conn: Connection, tournament_id: int, entity: str,
-                entity_id: object) -> AuditEntry | None:
-    """The last audit record of a record; for the tournament itself, of anything in it (its
-    version counts every change to its players and rounds)."""
-    query = select(audit_log).where(audit_log.c.tournament_id == tournament_id)
-    if entity != "tournament":
-        query = query.where(audit_log.c.entity == entity, audit_log.c.entity_id == str(entity_id))
-    row = conn.execute(query.order_by(audit_log.c.id.desc()).limit(1)).mappings().first()
-    return None if row is None else _entry(row)
-
-
-def audit_entries(conn: Connection, tournament_id: int, *, entity: str | None = None,
-                  action: str | None = None, since_id: int = 0,
-                  limit: int | None = None) -> list[AuditEntry]:
-    query = (select(audit_log)
-             .where(audit_log.c.tournament_id == tournament_id, audit_log.c.id > since_id)
-             .order_by(audit_log.c.id))
-    if entity is not None:
-        query = query.where(audit_log.c.entity == entity)
-    if action is not None:
-        query = query.where(audit_log.c.action.startswith(action))
-    if limit is not None:
-        query = query.limit(limit)
-    return [_entry(row) for row in conn.execute(query).mappings()]
+# ----- versions (the audit log itself: turnir.storage.audit, importable from here too) ----
 
 
 def stale_version(conn: Connection, tournament_id: int, entity: str, entity_id: object,

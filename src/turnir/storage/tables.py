@@ -8,7 +8,8 @@ result columns; *games* are the per-game results when they were reported (S-1).
 
 Every editable record carries a ``version`` (optimistic concurrency: an update based on an old
 version is refused, see ``docs/storage.md``). ``audit_log`` is append-only: triggers created
-by the migrations refuse UPDATE and DELETE on it, on SQLite and on PostgreSQL.
+by the migrations refuse UPDATE and DELETE on it, on SQLite and on PostgreSQL; its entries are
+hash-chained per tournament, so an edit behind the triggers' back shows (``storage.audit``).
 
 Players are referenced by ``(tournament_id, number)`` with composite foreign keys, so a
 pairing can only name an entry of its own tournament.
@@ -335,16 +336,27 @@ class Judge(Base):
 
 
 class AuditRecord(Base):
-    """One change (who, when, what, before and after); append-only."""
+    """One change (who, when, what, before and after); append-only and chained: ``seq`` and
+    ``digest`` place it in its tournament's chain (``chain`` 0: the server-wide entries), see
+    ``turnir.storage.audit`` (migration 0009)."""
 
     __tablename__ = "audit_log"
     __table_args__ = (
         Index("ix_audit_log_tournament", "tournament_id", "id"),
         Index("ix_audit_log_entity", "tournament_id", "entity", "entity_id"),
+        UniqueConstraint("chain", "seq", name="uq_audit_log_chain_seq"),
+        CheckConstraint("chain = coalesce(tournament_id, 0)", name="chain"),
+        CheckConstraint("seq >= 1", name="seq"),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"))
+    chain: Mapped[int]
+    """The tournament's id, or 0 for a server-wide entry."""
+    seq: Mapped[int]
+    """1, 2, … within the chain, without gaps."""
+    digest: Mapped[str] = mapped_column(String(64))
+    """SHA-256 (hex) of the canonical content and the previous entry's digest."""
     at: Mapped[datetime]
     actor: Mapped[str] = mapped_column(String(200))
     action: Mapped[str] = mapped_column(String(50))
