@@ -38,7 +38,7 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("POST", f"{T}/players/{{number}}/drop"): HEAD,
     ("POST", f"{T}/players/{{number}}/account"): ORG, ("POST", f"{T}/rounds/start"): ORG,
     ("POST", f"{T}/rounds/undo"): ORG, ("POST", f"{T}/timer"): ORG,
-    ("POST", f"{T}/finish"): ORG,
+    ("POST", f"{T}/finish"): ORG, ("POST", f"{T}/robot"): ORG,
     # judges and players
     ("GET", f"{T}/results"): JUDGES, ("POST", f"{T}/results"): JUDGES,
     ("GET", f"{T}/print/{{kind}}"): JUDGES, ("POST", f"{T}/report"): PLAYERS,

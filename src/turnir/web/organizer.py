@@ -18,6 +18,7 @@ from turnir.formats.players_csv import parse_players_csv
 from turnir.services import players as player_service
 from turnir.services.accounts import AccountRole, create_account, list_accounts, player_accounts
 from turnir.services.common import RulesLevel, Status, TournamentFormat
+from turnir.services.online import robot_allowed, set_robot_allowed
 from turnir.services.reports import round_timer, start_timer
 from turnir.services.rounds import start_round, undo_round
 from turnir.services.tournaments import create_tournament, finish_tournament, get_tournament
@@ -106,7 +107,8 @@ def create_organizer_router() -> APIRouter:
                       has_top=bool(details.info.settings.top_size),
                       timer=round_timer(state.db, tid, rnd.number) if rnd else None,
                       running=details.info.status is Status.RUNNING,
-                      registration=details.info.status is Status.REGISTRATION)
+                      registration=details.info.status is Status.REGISTRATION,
+                      robot=robot_allowed(state.db, tid))
 
     @router.post("/t/{tid}/players")
     def add_player(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
@@ -202,6 +204,13 @@ def create_organizer_router() -> APIRouter:
         start_timer(state.db, tid, rnd.number,
                     minutes=_int(minutes, "minutes", low=1, high=600) or 50, actor=actor)
         return done(request, f"/t/{tid}/manage")
+
+    @router.post("/t/{tid}/robot")
+    def robot(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+              allowed: Annotated[bool, Form()] = False) -> Response:
+        """The online judge robot may record the tournament's results, or not (issue 10)."""
+        set_robot_allowed(state.db, tid, allowed, actor=organizer(visitor))
+        return done(request, f"/t/{tid}/manage#robot")
 
     @router.post("/t/{tid}/finish")
     def finish(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
