@@ -1,5 +1,5 @@
 """Database commands around the data: ``turnir result`` and ``turnir standings`` on a stored
-tournament, ``turnir log``, ``turnir export``, ``turnir import``, ``turnir db upgrade|where``."""
+tournament, ``turnir export``, ``turnir import``, ``turnir db upgrade|where``."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from turnir.formats.players_csv import read_players_csv
 from turnir.formats.tournament_file import write_atomic
 from turnir.services.common import TournamentInfo
 from turnir.services.players import register_players
-from turnir.services.queries import audit_log, get_standings
+from turnir.services.queries import get_standings
 from turnir.services.results import ResultStatus, record_result
 from turnir.services.transfer import (
     export_players_csv,
@@ -76,42 +76,6 @@ def standings(tournament: str, *, as_json: bool, as_csv: bool) -> None:
     console.print(render.standings_table(t))
     if t.phase.value == "finished":
         console.print(render.final_table(t))
-
-
-def log(
-    tournament: TournamentArg,
-    action: Annotated[str | None, typer.Option(help="Only actions starting with this.")]
-    = None,
-    limit: Annotated[int | None, typer.Option(help="At most this many records.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
-) -> None:
-    """The tournament's audit log: who changed what, when, before and after."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        entries = guarded(lambda: audit_log(db, tid, action=action, limit=limit))
-    if as_json:
-        sys.stdout.write(json.dumps([
-            {"id": e.id, "at": e.at.isoformat(), "actor": e.actor, "action": e.action,
-             "entity": e.entity, "entity_id": e.entity_id, "before": e.before,
-             "after": e.after}
-            for e in entries
-        ], ensure_ascii=False, indent=2) + "\n")
-        return
-    console.print(f"Audit log of tournament #{tid} (times in UTC)", highlight=False)
-    for e in entries:
-        console.print(f"#{e.id} {e.at:%Y-%m-%d %H:%M:%S} {e.actor}: {e.action} {e.entity} "
-                      f"{e.entity_id}: {_brief(e.before) or '—'} → {_brief(e.after) or '—'}",
-                      highlight=False, markup=False, soft_wrap=True)
-
-
-def _brief(data: dict[str, object] | None) -> str:
-    if data is None:
-        return ""
-    result = data.get("result")
-    if isinstance(result, dict) and "score" in result:
-        return f"{result['score']} (v{data.get('version', '?')})"
-    text = json.dumps(data, ensure_ascii=False)
-    return text if len(text) <= 100 else text[:99] + "…"
 
 
 class ExportKind(StrEnum):

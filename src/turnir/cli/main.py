@@ -23,7 +23,7 @@ from typing import Annotated, TypeVar
 import typer
 from rich.console import Console
 
-from turnir.cli import db_data, render
+from turnir.cli import audit_log, db_data, render
 from turnir.cli.db_player import player_app
 from turnir.cli.db_round import round_app
 from turnir.cli.db_tournament import judge_app, tournament_app
@@ -305,7 +305,7 @@ def _mount_database_commands() -> None:
     app.add_typer(round_app, name="round")
     app.add_typer(judge_app, name="judge")
     app.add_typer(db_data.db_app, name="db")
-    app.command("log")(db_data.log)
+    app.command("log")(audit_log.log)
     app.command("export")(db_data.export)
     app.command("import")(db_data.import_)
 

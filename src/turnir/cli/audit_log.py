@@ -1,0 +1,156 @@
+"""``turnir log TOURNAMENT`` (who changed what, before and after) and ``turnir log verify
+[TOURNAMENT]`` (the tamper-evident chain and the stored pairings and results checked against
+it, ``turnir.services.audit``): "verified: N entries" and exit 0, or the first entry that does
+not match and exit 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+import unicodedata
+from typing import Annotated, Any
+
+import typer
+
+from turnir.cli.db_common import console, database, fail, guarded, tournament_id
+from turnir.services.audit import Anchor, ChainReport, Problem, Verification, verify_log
+from turnir.services.queries import audit_log
+
+VERIFY = "verify"
+
+
+def log(
+    tournament: Annotated[str, typer.Argument(
+        metavar="TOURNAMENT|verify",
+        help="The tournament (its number or its name); or `verify`, then optionally the "
+             "tournament (default: every chain of the database).")],
+    target: Annotated[str | None, typer.Argument(
+        metavar="[TOURNAMENT]", help="After `verify`: the tournament to verify.",
+        show_default=False)] = None,
+    action: Annotated[str | None, typer.Option(help="Only actions starting with this.")]
+    = None,
+    limit: Annotated[int | None, typer.Option(help="At most this many records.")] = None,
+    anchor: Annotated[str | None, typer.Option(
+        help="With `verify TOURNAMENT`: SEQ:HASH from an earlier verification; the entry SEQ "
+             "must still have that hash.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """The tournament's audit log: who changed what, when, before and after.
+
+    `turnir log verify [TOURNAMENT]` checks the log's hash chain and every stored pairing and
+    result against it; exit code 2 when something does not match.
+    """
+    if tournament == VERIFY:
+        verify(target, anchor=anchor, as_json=as_json)
+        return
+    if target is not None:
+        raise fail(f"unexpected argument {target!r} (did you mean `turnir log verify "
+                   f"{target}`?)")
+    if anchor is not None:
+        raise fail("--anchor goes with `turnir log verify TOURNAMENT`")
+    show(tournament, action=action, limit=limit, as_json=as_json)
+
+
+def show(tournament: str, *, action: str | None, limit: int | None, as_json: bool) -> None:
+    with database() as db:
+        tid = tournament_id(db, tournament)
+        entries = guarded(lambda: audit_log(db, tid, action=action, limit=limit))
+    if as_json:
+        sys.stdout.write(json.dumps([
+            {"id": e.id, "seq": e.seq, "at": e.at.isoformat(), "actor": e.actor,
+             "action": e.action, "entity": e.entity, "entity_id": e.entity_id,
+             "before": e.before, "after": e.after, "hash": e.digest}
+            for e in entries
+        ], ensure_ascii=False, indent=2) + "\n")
+        return
+    console.print(f"Audit log of tournament #{tid} (times in UTC)", highlight=False)
+    for e in entries:
+        _say(f"#{e.id} {e.at:%Y-%m-%d %H:%M:%S} {e.actor}: {e.action} {e.entity} "
+             f"{e.entity_id}: {_brief(e.before) or '—'} → {_brief(e.after) or '—'}")
+
+
+def _brief(data: dict[str, object] | None) -> str:
+    if data is None:
+        return ""
+    result = data.get("result")
+    if isinstance(result, dict) and "score" in result:
+        return f"{result['score']} (v{data.get('version', '?')})"
+    text = json.dumps(data, ensure_ascii=False)
+    return text if len(text) <= 100 else text[:99] + "…"
+
+
+def _visible(text: str) -> str:
+    """Control characters (a name's ``ESC[2J``…) shown escaped, never sent to the terminal."""
+    return "".join(c if unicodedata.category(c) != "Cc" else f"\\x{ord(c):02x}" for c in text)
+
+
+def _say(text: str) -> None:
+    console.print(_visible(text), highlight=False, markup=False, soft_wrap=True)
+
+
+# ----- verify ------------------------------------------------------------------------------
+
+
+def verify(tournament: str | None, *, anchor: str | None, as_json: bool) -> None:
+    """``turnir log verify [TOURNAMENT]``: exit 0 when everything matches, else 2."""
+    with database() as db:
+        tid = None if tournament is None else tournament_id(db, tournament)
+        mark = None if anchor is None else guarded(lambda: Anchor.parse(anchor))
+        done = guarded(lambda: verify_log(db, tid, anchor=mark))
+    if as_json:
+        sys.stdout.write(json.dumps(_verification_json(done), ensure_ascii=False, indent=2)
+                         + "\n")
+    else:
+        for chain in done.chains:
+            _say_chain(chain)
+        if done.ok:
+            _say(f"verified: {done.entries} entries")
+    if not done.ok:
+        broken = sum(1 for c in done.chains if not c.ok)
+        raise fail(f"verification failed: {broken} of {len(done.chains)} chain(s) do not "
+                   "match")
+
+
+def _chain_name(chain: ChainReport) -> str:
+    return ("server-wide entries" if chain.tournament_id is None
+            else f"tournament #{chain.tournament_id}")
+
+
+def _say_chain(chain: ChainReport) -> None:
+    name = _chain_name(chain)
+    _say(f"{name}: {chain.entries} entries, head seq {chain.head_seq} hash "
+         f"{chain.head_digest or '—'}")
+    if chain.first is not None:
+        more = chain.problem_count - 1
+        _say(f"  BROKEN: {chain.first.describe()}"
+             + (f" (and {more} more finding{'s' if more != 1 else ''})" if more else ""))
+    for item in chain.unchecked:
+        _say(f"  not checked: {item.action} ({item.count} entr{'ies' if item.count != 1 else 'y'}"
+             f", first #{item.first.id} seq {item.first.seq}): the replay cannot tell what it "
+             "did to pairings and results")
+    if chain.tournament_id is not None and not chain.pairings_checked:
+        _say("  pairings and results not compared: the log does not record all of them")
+
+
+def _problem_json(problem: Problem) -> dict[str, Any]:
+    entry = problem.entry
+    return {
+        "kind": problem.kind.value,
+        "entry": None if entry is None else {"id": entry.id, "seq": entry.seq,
+                                             "action": entry.action},
+        "round": problem.round, "table": problem.table, "expected_seq": problem.expected_seq,
+        "differences": [{"field": d.field, "logged": d.logged, "stored": d.stored}
+                        for d in problem.differences],
+        "note": problem.note, "text": problem.describe(),
+    }
+
+
+def _verification_json(done: Verification) -> dict[str, Any]:
+    return {"ok": done.ok, "entries": done.entries, "chains": [
+        {"tournament": c.tournament_id, "ok": c.ok, "entries": c.entries,
+         "head_seq": c.head_seq, "head_hash": c.head_digest,
+         "pairings_checked": c.pairings_checked, "problem_count": c.problem_count,
+         "problems": [_problem_json(p) for p in c.problems],
+         "unchecked": [{"action": u.action, "count": u.count, "first": u.first.id}
+                       for u in c.unchecked]}
+        for c in done.chains]}
