@@ -2,10 +2,17 @@
 
 A player reports the match they play in (from their own side: "I won 2-1"); the report is
 kept (сообщение о результате). When the opponent reports the same result, it is recorded
-through ``turnir.services.results.record_result`` with both players named as the actor; two
-different reports wait for a judge, who records the result (``record_result``, a correction
-when one is already there). A report for someone else's match is refused with
-``NotAllowedError``; so is a report once the table has a result that differs from it.
+through ``turnir.services.results.record_result_in`` with both players named as the actor, in
+the same transaction as the report (both are stored, with the penalty effects of the result,
+or neither); two different reports wait for a judge, who records the result
+(``record_result``, a correction when one is already there). A report for someone else's match
+is refused with ``NotAllowedError``; so is a report once the table has a result that differs
+from it.
+
+A report belongs to the pairing and its two players (``turnir.storage.result_reports``): it
+is gone when its round is undone, and it no longer counts (and is deleted) once a swap puts
+someone else at the table, so a stale report can never confirm a different match. Once the
+table has a result, its reports are settled and no longer shown.
 
 The round clock: the organizer starts it for a round with a length in minutes; everyone's
 pages count down to its end.
@@ -20,11 +27,11 @@ from enum import StrEnum
 from sqlalchemy import Connection, delete, insert, select
 
 from turnir.domain.model import Stage
-from turnir.domain.results import MatchEnding, MatchOutcome, MatchResult
-from turnir.errors import ConflictError, UserError
+from turnir.domain.results import MatchResult
+from turnir.errors import ConflictError, InvariantError, UserError
 from turnir.services.accounts import AccountInfo
 from turnir.services.common import changing, refuse_when_finished
-from turnir.services.results import RecordedResult, record_result
+from turnir.services.results import RecordedResult, record_result_in
 from turnir.storage.database import Database
 from turnir.storage.mappers import (
     pairing_from_row,
@@ -33,8 +40,9 @@ from turnir.storage.mappers import (
     tournament_row,
 )
 from turnir.storage.repositories import last_round_number, match_row, round_row
+from turnir.storage.result_reports import open_round_reports, pairing_reports, save_report
 from turnir.storage.tables import entries, pairings
-from turnir.storage.tables_accounts import result_reports, round_timers
+from turnir.storage.tables_accounts import round_timers
 
 
 class NotAllowedError(UserError):
@@ -76,12 +84,6 @@ class TableReports:
         return self.a is not None and self.b is not None and self.a != self.b
 
 
-def _result_of(row: object) -> MatchResult:
-    r = row._mapping  # type: ignore[attr-defined]
-    return MatchResult(r["wins_a"], r["wins_b"], r["draws"], MatchOutcome(r["outcome"]),
-                       MatchEnding(r["ending"]))
-
-
 def player_numbers(conn: Connection, tournament_id: int, person_id: int | None) -> list[int]:
     """The entry numbers a person has in a tournament (normally one)."""
     if person_id is None:
@@ -95,7 +97,10 @@ def report_result(
     db: Database, tournament_id: int, round_number: int, table: int, mine: MatchResult, *,
     account: AccountInfo,
 ) -> ReportAnswer:
-    """A player reports their own match; ``mine`` is the result from the reporter's side."""
+    """A player reports their own match; ``mine`` is the result from the reporter's side.
+
+    One transaction: the report and, when it agrees with the opponent's, the result recorded.
+    """
     with changing(db, tournament_id, account.name) as change:
         conn = change.conn
         row = tournament_row(conn, tournament_id)
@@ -104,10 +109,12 @@ def report_result(
         line = match_row(conn, rnd["id"], round_number, table)
         pairing = pairing_from_row(line)
         numbers = player_numbers(conn, tournament_id, account.person_id)
+        if pairing.b is None:  # pragma: no cover - match_row returns matches only
+            raise InvariantError(f"round {round_number} table {table} is a bye")
         if pairing.a in numbers:
-            side, result = "a", mine
+            side, me, opponent, result = "a", pairing.a, pairing.b, mine
         elif pairing.b in numbers:
-            side, result = "b", mine.swapped()
+            side, me, opponent, result = "b", pairing.b, pairing.a, mine.swapped()
         else:
             raise NotAllowedError(
                 f"round {round_number} table {table} is not your match; you can report only "
@@ -126,34 +133,28 @@ def report_result(
             raise ConflictError(
                 f"round {round_number} table {table} already has the result "
                 f"{pairing.result.score}; ask a judge to correct it", code="result_exists")
-        key = (result_reports.c.tournament_id == tournament_id,
-               result_reports.c.round == round_number, result_reports.c.table_no == table)
-        conn.execute(delete(result_reports).where(*key, result_reports.c.side == side))
-        conn.execute(insert(result_reports).values(
-            tournament_id=tournament_id, round=round_number, table_no=table, side=side,
-            account_id=account.id, at=change.at, **result_columns(result)))
-        other = conn.execute(select(result_reports).where(
-            *key, result_reports.c.side == ("b" if side == "a" else "a"))).first()
+        save_report(conn, tournament_id=tournament_id, pairing_id=line["id"], a=pairing.a,
+                    b=pairing.b, player=me, account_id=account.id, result=result,
+                    at=change.at)
         change.log(tournament_id, "report.submit", "pairing", f"{round_number}.{table}", None,
-                   {"side": side, "account": account.login, "score": result.score,
+                   {"side": side, "player": me, "opponent": opponent,
+                    "account": account.login, "score": result.score,
                     **result_columns(result)})
-        if other is None:
+        theirs = pairing_reports(conn, line["id"]).get(opponent)
+        if theirs is None:
             return ReportAnswer(ReportStatus.WAITING, round_number, table, result)
-        if _result_of(other) != result:
+        if theirs != result:
             return ReportAnswer(ReportStatus.DISPUTED, round_number, table, result)
-    recorded = record_result(db, tournament_id, round_number, table, result,
-                             actor=f"{account.name} (confirmed by both players)")
-    return ReportAnswer(ReportStatus.RECORDED, round_number, table, result, recorded)
+        recorded = record_result_in(conn, tournament_id, round_number, table, result,
+                                    actor=f"{account.name} (confirmed by both players)")
+        return ReportAnswer(ReportStatus.RECORDED, round_number, table, result, recorded)
 
 
 def round_reports(db: Database, tournament_id: int, round_number: int) -> dict[int, TableReports]:
-    """Every table of a round that has a report: what each side reported."""
-    found: dict[int, dict[str, MatchResult]] = {}
+    """Every table of a round without a result that has a report still bound to its two
+    players: what each side reported."""
     with db.read() as conn:
-        for row in conn.execute(select(result_reports).where(
-            result_reports.c.tournament_id == tournament_id,
-            result_reports.c.round == round_number)):
-            found.setdefault(row.table_no, {})[row.side] = _result_of(row)
+        found = open_round_reports(conn, tournament_id, round_number)
     return {table: TableReports(sides.get("a"), sides.get("b")) for table, sides in found.items()}
 
 

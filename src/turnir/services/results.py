@@ -207,8 +207,10 @@ def record_result_in(
     idempotency_key: str | None = None, games_played: Sequence[GameReport] | None = None,
 ) -> RecordedResult:
     """``record_result`` inside a write transaction the caller owns (a use case that records a
-    result as part of a larger change, e.g. the robot's online results): it takes the
-    tournament's lock itself and never commits."""
+    result as part of a larger change: the robot's online results, a penalty's match loss, the
+    players' two agreeing reports): it takes the tournament's lock itself and never commits, so
+    the result, its audit record and its penalty effects commit with the caller's change or
+    not at all."""
     if games_played is not None:
         _check_games(result, games_played)
     who = check_actor(actor)

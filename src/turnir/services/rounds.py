@@ -29,6 +29,7 @@ from turnir.storage.repositories import (
     entry_by_ref,
     round_row,
 )
+from turnir.storage.result_reports import discard_reports
 from turnir.storage.tables import entries, pairings, rounds, stages
 
 
@@ -171,13 +172,16 @@ def swap_seats(
         ).all()
         if len(lines) != len(old.pairings):
             raise InvariantError("stored round and loaded round differ")
+        changed: list[int] = []
         for (line_id, version, _), before_line, after_line in zip(
             lines, old.pairings, new.pairings, strict=True
         ):
             if before_line != after_line:
+                changed.append(line_id)
                 bump_version(conn, pairings, line_id, version,
                              {"a": after_line.a, "b": after_line.b, "kind": after_line.kind.value,
                               "updated_by": change.actor, "updated_at": change.at})
+        discard_reports(conn, changed)  # the players' reports were for the old opponents
         conn.execute(update(rounds).where(rounds.c.id == rnd_row["id"]).values(
             edits=list(new.edits), version=rnd_row["version"] + 1,
         ))

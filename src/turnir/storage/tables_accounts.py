@@ -8,7 +8,9 @@
   client holds (the token itself is never stored).
 - ``result_reports``: a player's report of their own match (сообщение о результате); the
   result is recorded when the opponent reports the same one, and two different reports wait
-  for a judge.
+  for a judge. A report belongs to one pairing *and its two players*: it goes with the pairing
+  (``ON DELETE CASCADE``: an undone round takes its reports along) and counts only while the
+  pairing still has the same players A and B (a swap makes it stale; the swap also deletes it).
 - ``round_timers``: when a round's clock was started and for how long (the timer everyone sees).
 """
 
@@ -20,6 +22,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     ForeignKey,
+    ForeignKeyConstraint,
     String,
     Table,
     UniqueConstraint,
@@ -68,20 +71,29 @@ class WebSession(Base):
 
 
 class ResultReport(Base):
-    """A player's report of their own match, stored from player A's side (``wins_a``…)."""
+    """A player's report of their own match, bound to the pairing and its two players as they
+    were when it was made; the result is stored from that player A's side (``wins_a``…)."""
 
     __tablename__ = "result_reports"
     __table_args__ = (
-        UniqueConstraint("tournament_id", "round", "table_no", "side", name="uq_result_reports"),
-        CheckConstraint("side IN ('a', 'b')", name="side"),
+        UniqueConstraint("pairing_id", "player", name="uq_result_reports_player"),
+        ForeignKeyConstraint(["tournament_id", "a"], ["entries.tournament_id", "entries.number"],
+                             name="fk_result_reports_a"),
+        ForeignKeyConstraint(["tournament_id", "b"], ["entries.tournament_id", "entries.number"],
+                             name="fk_result_reports_b"),
+        CheckConstraint("a <> b AND (player = a OR player = b)", name="player"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    pairing_id: Mapped[int] = mapped_column(ForeignKey("pairings.id", ondelete="CASCADE"))
+    """The match reported; deleting it (undoing its round) deletes the report."""
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
-    round: Mapped[int]
-    table_no: Mapped[int]
-    side: Mapped[str] = mapped_column(String(1))
-    """Which player of the pairing reported: ``a`` or ``b``."""
+    a: Mapped[int]
+    """Player A of the pairing when the report was made (an entry number)."""
+    b: Mapped[int]
+    """Player B of the pairing when the report was made."""
+    player: Mapped[int]
+    """Who reported: ``a`` or ``b``'s entry number."""
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
     wins_a: Mapped[int]
     wins_b: Mapped[int]
