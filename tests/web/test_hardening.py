@@ -183,13 +183,18 @@ def test_item7_the_app_answers_413_in_json_and_on_a_translated_page(
 
 def test_item7_multipart_over_the_upload_limit_and_normal_requests(
         org_app: tuple[FastAPI, int]) -> None:
-    app, tid = org_app
+    app, _ = org_app
     with TestClient(app, raise_server_exceptions=False) as client:
         token = csrf_of(client)
         answer = client.post("/login", data={"login": "org", "password": PASSWORD,
                                              "csrf_token": token, "next": "/"},
                              follow_redirects=False)
         assert answer.status_code == 303  # a normal form is not affected
+        token = csrf_of(client, "/new")  # (a new token after the login)
+        made = client.post("/new", data={"name": "Кубок форм", "csrf_token": token},
+                           follow_redirects=False)  # its organizer: this account
+        assert made.status_code == 303, made.text
+        tid = int(made.headers["location"].split("/")[2])
         big = client.post(f"/t/{tid}/players/import", data={"csrf_token": token},
                           files={"file": ("p.csv", b"a" * (11 * MB), "text/csv")},
                           headers={**RU, "hx-request": "true", "x-csrf-token": token})
@@ -489,3 +494,27 @@ def test_item11_templates_have_no_inline_script_or_style() -> None:
     config = json.loads(re.search(r"name=\"htmx-config\" content='([^']+)'", base)
                         .group(1))  # type: ignore[union-attr]
     assert config["includeIndicatorStyles"] is False and config["allowEval"] is False
+
+
+def test_item7_and_item11_the_robot_api_has_the_limit_and_the_headers() -> None:
+    from tests.robot.builders import make_robot
+    from turnir.robot.api import PREFIX, create_robot_app
+    from turnir.robot.auth import StaticTokens, new_token
+
+    robot, _, _ = make_robot()
+    token = new_token()
+    app = create_robot_app(robot, run_checks=False, tokens=StaticTokens.of(token))
+    auth = {"authorization": f"Bearer {token}"}
+    with TestClient(app) as client:
+        health = client.get(f"{PREFIX}/health")
+        assert health.status_code == 200
+        _has_security_headers(health)
+        declared = run(app, scope_of(app, "POST", f"{PREFIX}/games", {
+            **auth, "content-type": "application/json", "content-length": str(200 * MB)}),
+            Exchange([]))
+        assert declared.status == 413 and declared.reads == 0
+        assert json.loads(declared.body)["error"]["code"] == "too_large"
+        chunked = run(app, scope_of(app, "POST", f"{PREFIX}/games", {
+            **auth, "content-type": "application/json"}), Exchange([], endless=True))
+        assert chunked.status == 413 and chunked.read_bytes <= 2 * MB + 64 * 1024
+        assert json.loads(chunked.body)["error"]["code"] == "too_large"

@@ -63,8 +63,13 @@ from turnir.robot.schemas import (
     event_to_domain,
 )
 from turnir.robot.sink import ResultSink, WebhookResultSink
+from turnir.web.headers import SecurityHeaders
+from turnir.web.limits import BodyLimit, json_refusal
+from turnir.web.proxies import TrustedProxies
 
 PREFIX = "/api/v1/robot"
+ROBOT_MAX_BODY = 2 * 1024 * 1024
+"""The largest request body (``turnir.web.limits``); larger gets 413."""
 GameId = Annotated[str, Path(min_length=1, max_length=100)]
 
 
@@ -309,6 +314,10 @@ def create_robot_app(robot: Robot | None = None, *, tokens: TokenVerifier,
 
     app = FastAPI(title="turnir robot", version="1", lifespan=lifespan)
     app.include_router(create_robot_router(robot, tokens=tokens, results=results))
+    # bodies over 2 MB refused before they are read; the web app's security headers
+    app.add_middleware(BodyLimit, max_body=ROBOT_MAX_BODY, max_upload=ROBOT_MAX_BODY,
+                       refusal=json_refusal)
+    app.add_middleware(SecurityHeaders, proxies=TrustedProxies(), hsts_seconds=31_536_000)
 
     @app.get(f"{PREFIX}/health")
     def health() -> dict[str, object]:

@@ -10,8 +10,8 @@
   is not read (uvicorn sends no ``100 Continue``, so a client that waits for one sends nothing);
 - without a ``Content-Length`` (chunked) or with a false one, the chunks are counted as the
   app reads them; the read that passes the limit raises :class:`BodyTooLarge` (an
-  ``HTTPException`` 413, which FastAPI and the app's handlers pass on as it is) and nothing more
-  is read. Should some code turn it into another answer, that answer is replaced by the 413.
+  ``HTTPException`` 413, which FastAPI passes on as it is) and nothing more is read; whatever
+  answer the app then starts is replaced by the refusal below.
 
 The refusal is the app's own error answer (``turnir.web.errors.too_large``): a JSON
 ``{"code": "too_large", "message"}`` under ``/api``, the message in the page's message area for
@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger("turnir.web")
@@ -68,6 +68,12 @@ def declared_length(headers: Headers) -> int | None:
 
 async def plain_refusal(scope: Scope, error: BodyTooLarge) -> Response:
     return PlainTextResponse(str(error.detail), status_code=413)
+
+
+async def json_refusal(scope: Scope, error: BodyTooLarge) -> Response:
+    """``{"error": {"code": "too_large", "message"}}``: the robot API's error shape."""
+    return JSONResponse({"error": {"code": "too_large", "message": str(error.detail)}},
+                        status_code=413)
 
 
 class BodyLimit:
@@ -145,13 +151,10 @@ class _Counted:
         if self.replaced:
             return  # the app's own answer after the 413 was sent
         if message["type"] == "http.response.start":
-            if self.exceeded and message["status"] != 413:
+            if self.exceeded:  # whatever the app made of the error: the one 413 answer
                 await self._replace()
                 return
             self.started = True
-            if self.exceeded:
-                message = {**message, "headers": [*message.get("headers", []),
-                                                  (b"connection", b"close")]}
         await self.send(message)
 
     async def _replace(self) -> None:
