@@ -124,7 +124,8 @@ def live_server(web_db: Database) -> Iterator[LiveServer]:
         port = s.getsockname()[1]
     app = create_app(settings_for(web_db, poll_seconds=2), db=web_db)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="on"))
+                                           log_level="warning", lifespan="on",
+                                           proxy_headers=False))  # as `turnir serve`
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

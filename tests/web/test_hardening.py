@@ -518,3 +518,17 @@ def test_item7_and_item11_the_robot_api_has_the_limit_and_the_headers() -> None:
             **auth, "content-type": "application/json"}), Exchange([], endless=True))
         assert chunked.status == 413 and chunked.read_bytes <= 2 * MB + 64 * 1024
         assert json.loads(chunked.body)["error"]["code"] == "too_large"
+
+
+def test_item11_serve_does_not_let_uvicorn_trust_forwarded_headers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    from turnir.web.serve import serve
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: seen.update(options))
+    monkeypatch.setenv("TURNIR_DATABASE_URL", f"sqlite:///{tmp_path / 'serve.db'}")
+    monkeypatch.setenv("TURNIR_TRUSTED_PROXIES", "10.0.0.1")
+    serve(host="127.0.0.1", port=1, demo=False, quiet=True)
+    assert seen["proxy_headers"] is False  # turnir's own TURNIR_TRUSTED_PROXIES decides
