@@ -31,7 +31,7 @@ def main(url: str, tid: str, round_number: str, table: str, score: str, login: s
     account = find_account(db, login)
     if account is None:
         raise SystemExit(f"no account {login!r}")
-    results.settle_penalty_losses = _die  # type: ignore[assignment]
+    setattr(results, "settle_penalty_losses", _die)  # noqa: B010 - a test patch
     report_result(db, int(tid), int(round_number), int(table), parse_result(score),
                   account=account)
     sys.stdout.write("returned\n")
