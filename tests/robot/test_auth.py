@@ -359,3 +359,22 @@ def test_item4_offline_robot_commands_need_no_token(tmp_path: Any) -> None:
     replayed = runner.invoke(cli, ["robot", "replay", "tests/data/robot/lagger_queen_up.pgn",
                                    "--engine", "fake", "--json"], env={})
     assert replayed.exit_code == 0, replayed.output
+
+
+def test_item4_serve_memory_takes_its_token_from_the_environment(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import typer
+
+    from turnir.cli.robot import TOKEN_ENV, _memory_tokens
+
+    token = new_token()
+    monkeypatch.setenv(TOKEN_ENV, token)
+    assert _memory_tokens().verify(token) is not None
+    monkeypatch.setenv(TOKEN_ENV, "not-a-token")
+    with pytest.raises(typer.Exit):
+        _memory_tokens()
+    monkeypatch.delenv(TOKEN_ENV)
+    fresh = _memory_tokens()
+    printed = capsys.readouterr().err.split()[-1]
+    assert printed.startswith("trb_") and fresh.verify(printed) is not None
+    assert fresh.verify(token) is None

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.services.builders import event
 from tests.web.conftest import Clients, add_account, csrf_of
 from turnir.services.accounts import AccountRole
 from turnir.services.online import robot_allowed
 from turnir.services.queries import audit_log
+from turnir.services.tournaments import list_tournaments
 from turnir.storage.database import Database
 
 EN = {"accept-language": "en"}
@@ -17,10 +17,14 @@ EN = {"accept-language": "en"}
 
 def test_item4_organizer_allows_and_stops_the_robot_on_the_manage_page(
         web_db: Database, clients: Clients) -> None:
-    tid = event(web_db, 4)
     add_account(web_db, "org", AccountRole.ORGANIZER)
     add_account(web_db, "judge", AccountRole.HEAD_JUDGE)
     org = clients.as_("org")
+    made = org.post("/new", data={"name": "Онлайн-кубок", "csrf_token": csrf_of(org, "/new")},
+                    headers=EN, follow_redirects=False)
+    assert made.status_code == 303, made.text[:300]
+    [info] = list_tournaments(web_db)
+    tid = info.id
     page = org.get(f"/t/{tid}/manage", headers=EN).text
     assert "does not record this tournament's results" in page and 'id="robot-toggle"' in page
     assert robot_allowed(web_db, tid) is False
