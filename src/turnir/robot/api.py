@@ -47,7 +47,7 @@ from turnir.robot.auth import (
 from turnir.robot.clock import SystemClock, ms_to_seconds
 from turnir.robot.engine import EngineSettings, StockfishPool
 from turnir.robot.journal import ResultLedger
-from turnir.robot.robot import Robot
+from turnir.robot.robot import CheckRun, Robot
 from turnir.robot.scheduler import CheckRunner
 from turnir.robot.schemas import (
     CheckOutcomeOut,
@@ -170,6 +170,41 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 ResultState = Literal["no_tournament", "waiting", "applied", "unapplied", "dismissed"]
 
 
+class _Scope:
+    """Which of a robot's games a credential sees and acts on (its tournament's)."""
+
+    def __init__(self, robot: Robot) -> None:
+        self.robot = robot
+
+    def owner(self, game_id: str) -> int | None:
+        """The tournament of a registered game (``None``: not linked); 404 when unknown."""
+        link = self.robot.link(game_id)
+        return None if link is None else link.tournament_id
+
+    def visible(self, credential: RobotCredential, game_id: str) -> bool:
+        if credential.tournament_id is None:
+            return True
+        try:
+            return credential.covers(self.owner(game_id))
+        except NotFoundError:  # a kept decision of a game not loaded: not the token's
+            return False
+
+    def allowed(self, credential: RobotCredential, game_id: str) -> str:
+        """``game_id`` when the credential covers it; else 403 (404 when unknown)."""
+        credential.require(self.owner(game_id), f"game {game_id!r}")
+        return game_id
+
+
+def _check_run_out(run: CheckRun, keep: Callable[[str], bool]) -> CheckRunOut:
+    return CheckRunOut(
+        at=ms_to_seconds(run.at_ms), evaluations=run.evaluations,
+        outcomes=[CheckOutcomeOut(game_id=o.game_id, stage=o.stage.value,
+                                  status=o.status.value,
+                                  decision=DecisionOut.build(o.decision) if o.decision
+                                  else None, error=o.error)
+                  for o in run.outcomes if keep(o.game_id)])
+
+
 def create_robot_router(robot: Robot, *, tokens: TokenVerifier,
                         results: ResultLedger | None = None) -> APIRouter:
     """The robot's routes, bound to one ``Robot``; ``tokens``: who may call them (every route
@@ -177,23 +212,7 @@ def create_robot_router(robot: Robot, *, tokens: TokenVerifier,
     became of the ended games in their tournaments (absent: no such route)."""
     router = APIRouter(prefix=PREFIX, tags=["robot"], route_class=_route_for(tokens),
                        responses=_ERRORS)
-
-    def owner(game_id: str) -> int | None:
-        """The tournament of a registered game (``None``: not linked); 404 when unknown."""
-        link = robot.link(game_id)
-        return None if link is None else link.tournament_id
-
-    def visible(credential: RobotCredential, game_id: str) -> bool:
-        if credential.tournament_id is None:
-            return True
-        try:
-            return credential.covers(owner(game_id))
-        except NotFoundError:  # a kept decision of a game not loaded: not the token's
-            return False
-
-    def allowed_game(credential: RobotCredential, game_id: str) -> str:
-        credential.require(owner(game_id), f"game {game_id!r}")
-        return game_id
+    scope = _Scope(robot)
 
     def game_out(game_id: str) -> GameOut:
         return GameOut.build(robot.snapshot(game_id), robot.link(game_id))
@@ -204,28 +223,28 @@ def create_robot_router(robot: Robot, *, tokens: TokenVerifier,
         credential.require(None if link is None else link.tournament_id,
                            f"game {body.game_id!r}")
         with suppress(NotFoundError):  # registered already: it must be the token's game
-            allowed_game(credential, body.game_id)
+            scope.allowed(credential, body.game_id)
         snapshot = robot.register(body.to_setup(), link)
         return GameOut.build(snapshot, robot.link(body.game_id))
 
     @router.get("/games", response_model=list[GameOut])
     def list_games(credential: CredentialDep) -> list[GameOut]:
-        return [game_out(g) for g in robot.game_ids() if visible(credential, g)]
+        return [game_out(g) for g in robot.game_ids() if scope.visible(credential, g)]
 
     @router.get("/games/{game_id}", response_model=GameOut)
     def read_game(game_id: GameId, credential: CredentialDep) -> GameOut:
-        return game_out(allowed_game(credential, game_id))
+        return game_out(scope.allowed(credential, game_id))
 
     @router.post("/games/{game_id}/events", response_model=PostedOut)
     def post_event(game_id: GameId, body: EventIn, credential: CredentialDep) -> PostedOut:
-        snapshot, decisions = robot.post(allowed_game(credential, game_id),
+        snapshot, decisions = robot.post(scope.allowed(credential, game_id),
                                          event_to_domain(body))
         return PostedOut(game=GameOut.build(snapshot, robot.link(game_id)),
                          decisions=[DecisionOut.build(d) for d in decisions])
 
     @router.post("/games/{game_id}/events/batch", response_model=PostedOut)
     def post_events(game_id: GameId, body: EventsIn, credential: CredentialDep) -> PostedOut:
-        snapshot, decisions = robot.post_many(allowed_game(credential, game_id),
+        snapshot, decisions = robot.post_many(scope.allowed(credential, game_id),
                                               [event_to_domain(e) for e in body.events])
         return PostedOut(game=GameOut.build(snapshot, robot.link(game_id)),
                          decisions=[DecisionOut.build(d) for d in decisions])
@@ -233,7 +252,7 @@ def create_robot_router(robot: Robot, *, tokens: TokenVerifier,
     @router.get("/games/{game_id}/decisions", response_model=list[DecisionOut])
     def game_decisions(game_id: GameId, credential: CredentialDep) -> list[DecisionOut]:
         return [DecisionOut.build(d)
-                for d in robot.decisions(allowed_game(credential, game_id))]
+                for d in robot.decisions(scope.allowed(credential, game_id))]
 
     @router.get("/decisions", response_model=list[DecisionOut])
     def all_decisions(credential: CredentialDep,
@@ -241,19 +260,14 @@ def create_robot_router(robot: Robot, *, tokens: TokenVerifier,
         if credential.tournament_id is None:
             return [DecisionOut.build(d) for d in robot.store.since(since)]
         # a tournament's token counts positions among its own games' decisions
-        own = [d for d in robot.store.since(0) if visible(credential, d.game_id)]
+        own = [d for d in robot.store.since(0) if scope.visible(credential, d.game_id)]
         return [DecisionOut.build(d) for d in own[since:]]
 
     @router.post("/checks/run", response_model=CheckRunOut)
     def run_checks(credential: CredentialDep) -> CheckRunOut:
-        run = robot.run_due_checks()  # only what is due anyway; the answer: the token's games
-        return CheckRunOut(
-            at=ms_to_seconds(run.at_ms), evaluations=run.evaluations,
-            outcomes=[CheckOutcomeOut(game_id=o.game_id, stage=o.stage.value,
-                                      status=o.status.value,
-                                      decision=DecisionOut.build(o.decision) if o.decision
-                                      else None, error=o.error)
-                      for o in run.outcomes if visible(credential, o.game_id)])
+        # only what is due anyway; the answer shows the token's games
+        return _check_run_out(robot.run_due_checks(),
+                              lambda game_id: scope.visible(credential, game_id))
 
     if results is not None:
         ledger = results
