@@ -1,17 +1,23 @@
 """Step 2: accounts and roles, argon2 hashes, sessions in HttpOnly SameSite cookies, CSRF on
-every form, login attempts rate-limited, ``turnir user add``."""
+every form, login attempts rate-limited, ``turnir user add``. Issue 10: an organizer
+deactivates and reactivates accounts and resets passwords (item 13), new accounts are players
+unless given a role, the CSRF token is rotated at login and bound to the session (item 11)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from httpx import Response
 from sqlalchemy import select
 from typer.testing import CliRunner
 
-from tests.web.conftest import PASSWORD, Clients, add_account, csrf_of
+from tests.services.builders import event
+from tests.web.conftest import PASSWORD, Clients, add_account, csrf_of, settings_for
 from turnir.cli.main import app as cli
 from turnir.errors import UserError
 from turnir.services.accounts import (
@@ -23,9 +29,11 @@ from turnir.services.accounts import (
     session_account,
     set_password,
 )
+from turnir.services.players import list_players
 from turnir.storage.database import Database
 from turnir.storage.tables import audit_log
 from turnir.storage.tables_accounts import accounts
+from turnir.web.app import create_app
 
 FAST = make_hasher(fast=True)
 
@@ -132,10 +140,11 @@ def test_user_add_creates_the_first_organizer(tmp_path: Path,
     monkeypatch.setenv("TURNIR_DATABASE_URL", f"sqlite:///{tmp_path / 'cli.db'}")
     runner = CliRunner()
     done = runner.invoke(cli, ["user", "add", "boss", "--name", "Главный Организатор",
-                               "--password", PASSWORD])
+                               "--role", "organizer", "--password", PASSWORD])
     assert done.exit_code == 0, done.output
     assert "boss (organizer) created" in done.output
-    again = runner.invoke(cli, ["user", "add", "boss", "--password", PASSWORD])
+    again = runner.invoke(cli, ["user", "add", "boss", "--role", "organizer",
+                                "--password", PASSWORD])
     assert again.exit_code == 2 and "taken" in again.output
     prompted = runner.invoke(cli, ["user", "add", "judge", "--role", "head_judge"],
                              input="secret password\nsecret password\n")
@@ -147,3 +156,222 @@ def test_user_add_creates_the_first_organizer(tmp_path: Path,
         assert authenticate(db, "judge", "secret password").role is AccountRole.HEAD_JUDGE
     finally:
         db.close()
+
+
+# ----- issue 10 item 13: deactivation, password resets, players by default ---------------
+# ----- issue 10 item 11 (CSRF part): the token is rotated at login and bound to the session
+
+
+@pytest.fixture
+def any_clients(db: Database) -> Iterator[Clients]:
+    """Test clients of an app on each database (SQLite and PostgreSQL)."""
+    made = Clients(create_app(settings_for(db), db=db), [])
+    yield made
+    for c in made.made:
+        c.__exit__(None, None, None)
+
+
+def _bearer(client: TestClient, login: str, password: str = PASSWORD) -> dict[str, str]:
+    answer = client.post("/api/v1/session", json={"login": login, "password": password})
+    assert answer.status_code == 201, answer.text
+    return {"authorization": f"Bearer {answer.json()['token']}"}
+
+
+def _form(client: TestClient, path: str, data: dict[str, str] | None = None,
+          page: str = "/accounts", **headers: str) -> Response:
+    """A form of ``page`` sent as the browser sends it (with that page's CSRF token)."""
+    fields = {"csrf_token": csrf_of(client, page), **(data or {})}
+    return client.post(path, data=fields, headers=headers, follow_redirects=False)
+
+
+def _signed_in(client: TestClient) -> bool:
+    return client.get("/api/v1/me").status_code == 200
+
+
+def _actions(db: Database) -> list[str]:
+    with db.read() as conn:
+        return list(conn.execute(select(audit_log.c.action).order_by(audit_log.c.id))
+                    .scalars())
+
+
+def test_item13_deactivation_ends_sessions_and_blocks_login(db: Database,
+                                                            any_clients: Clients) -> None:
+    add_account(db, "org", AccountRole.ORGANIZER)
+    add_account(db, "anna", AccountRole.FLOOR_JUDGE)
+    organizer, browser = any_clients.as_("org"), any_clients.as_("anna")
+    api = any_clients.new()
+    token = _bearer(api, "anna")
+    assert _signed_in(browser) and api.get("/api/v1/me", headers=token).status_code == 200
+    page = organizer.get("/accounts", headers={"accept-language": "ru"}).text
+    assert 'action="/accounts/anna/deactivate"' in page and "отключить" in page
+    moved = _form(organizer, "/accounts/anna/deactivate")
+    assert moved.status_code == 303 and moved.headers["location"] == "/accounts"
+    # at once: the browser's cookie and the API token are dead, and the password is refused
+    assert not _signed_in(browser) and "/logout" not in browser.get("/").text
+    assert api.get("/api/v1/me", headers=token).status_code == 401
+    refused = any_clients.new().post("/api/v1/session",
+                                     json={"login": "anna", "password": PASSWORD})
+    assert refused.status_code == 422 and refused.json()["code"] == "bad_credentials"
+    page = organizer.get("/accounts", headers={"accept-language": "ru"}).text
+    assert "отключена" in page and 'action="/accounts/anna/activate"' in page
+    # reactivated: the old sessions stay ended, a new login works
+    assert _form(organizer, "/accounts/anna/activate",
+                 **{"hx-request": "true", "hx-current-url": "http://testserver/accounts"}
+                 ).headers["hx-refresh"] == "true"
+    assert not _signed_in(browser)
+    assert api.get("/api/v1/me", headers=token).status_code == 401
+    assert any_clients.new().post("/api/v1/session", json={
+        "login": "anna", "password": PASSWORD}).status_code == 201
+    assert _actions(db)[-2:] == ["account.deactivate", "account.activate"]
+    # through the API too
+    done = organizer.post("/api/v1/accounts/anna/deactivate", headers={
+        "x-csrf-token": csrf_of(organizer, "/accounts")})
+    assert done.status_code == 200 and done.json()["active"] is False
+    assert organizer.post("/api/v1/accounts/nobody/deactivate", headers=_bearer(
+        any_clients.new(), "org")).json()["code"] == "unknown_account"
+
+
+def test_item13_the_last_active_organizer_cannot_be_deactivated(db: Database,
+                                                                any_clients: Clients) -> None:
+    add_account(db, "org", AccountRole.ORGANIZER)
+    organizer = any_clients.as_("org")
+    token = _bearer(any_clients.new(), "org")
+    refused = organizer.post("/api/v1/accounts/org/deactivate", headers=token)
+    assert refused.status_code == 409 and refused.json()["code"] == "last_organizer"
+    shown = _form(organizer, "/accounts/org/deactivate", **{"hx-request": "true",
+                                                           "accept-language": "ru"})
+    assert shown.status_code == 409 and "последний действующий организатор" in shown.text
+    add_account(db, "boss", AccountRole.ORGANIZER)
+    assert organizer.post("/api/v1/accounts/boss/deactivate", headers=token).json()[
+        "active"] is False
+    assert organizer.post("/api/v1/accounts/org/deactivate", headers=token
+                          ).status_code == 409  # boss is deactivated: org is the last one
+    assert organizer.post("/api/v1/accounts/boss/activate", headers=token).status_code == 200
+    # an organizer may deactivate themselves while another is active; their session ends
+    assert _form(organizer, "/accounts/org/deactivate").status_code == 303
+    assert not _signed_in(organizer)
+    assert "account.deactivate" in _actions(db)
+
+
+def test_item13_organizer_resets_a_password(db: Database, any_clients: Clients) -> None:
+    add_account(db, "org", AccountRole.ORGANIZER)
+    add_account(db, "anna", AccountRole.HEAD_JUDGE)
+    organizer, anna = any_clients.as_("org"), any_clients.as_("anna")
+    typed = _form(organizer, "/accounts/anna/password", {"password": "new secret word"},
+                  **{"hx-request": "true", "accept-language": "en"})
+    assert typed.status_code == 200 and "The password of anna is changed" in typed.text
+    assert not _signed_in(anna)
+    assert authenticate(db, "anna", "new secret word", hasher=FAST).login == "anna"
+    with pytest.raises(UserError):
+        authenticate(db, "anna", PASSWORD, hasher=FAST)
+    drawn = _form(organizer, "/accounts/anna/password", {"password": ""},
+                  **{"hx-request": "true", "accept-language": "ru"})
+    found = re.search(r"Новый пароль для anna: (\S+) \(показан один раз", drawn.text)
+    assert found, drawn.text
+    assert authenticate(db, "anna", found.group(1), hasher=FAST).login == "anna"
+    short = _form(organizer, "/accounts/anna/password", {"password": "short"},
+                  **{"hx-request": "true"})
+    assert short.status_code == 422 and "at least 8 characters" in short.text
+    api = organizer.put("/api/v1/accounts/anna/password", json={"password": "api password!"},
+                        headers=_bearer(any_clients.new(), "org"))
+    assert api.status_code == 200 and api.json()["login"] == "anna"
+    assert authenticate(db, "anna", "api password!", hasher=FAST).login == "anna"
+    assert _actions(db).count("account.password") == 3
+    for path in ("/accounts/anna/password", "/accounts/anna/deactivate"):
+        assert _form(anna, path, page="/login").status_code == 401  # her session has ended
+
+
+def test_item13_new_accounts_are_players_unless_given_a_role(db: Database,
+                                                             any_clients: Clients) -> None:
+    tid = event(db, 4)
+    person = list_players(db, tid)[0].person_id
+    add_account(db, "org", AccountRole.ORGANIZER)
+    client = any_clients.new()
+    token = _bearer(client, "org")
+    made = client.post("/api/v1/accounts", headers=token, json={
+        "login": "igrok", "name": "Игрок", "password": PASSWORD, "person_id": person})
+    assert made.status_code == 201 and made.json()["role"] == "player"
+    refused = client.post("/api/v1/accounts", headers=token, json={
+        "login": "boss2", "name": "Boss", "password": PASSWORD})
+    assert refused.status_code == 422 and refused.json()["code"] == "no_person"
+    assert client.post("/api/v1/accounts", headers=token, json={
+        "login": "boss2", "name": "Boss", "password": PASSWORD, "role": "organizer"}
+    ).json()["role"] == "organizer"
+    # the page: no role is chosen for the organizer, it must be picked
+    organizer = any_clients.as_("org")
+    page = organizer.get("/accounts").text
+    assert '<option value="" selected disabled>' in page
+    assert _form(organizer, "/accounts", {"login": "x", "name": "X",
+                                          "password": PASSWORD}).status_code == 422
+    assert create_account(db, login="p2", name="P2", password=PASSWORD, actor="test",
+                          person_id=person, hasher=FAST).role is AccountRole.PLAYER
+
+
+def test_item13_user_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TURNIR_DATABASE_URL", f"sqlite:///{tmp_path / 'cli.db'}")
+    runner = CliRunner()
+    plain = runner.invoke(cli, ["user", "add", "boss", "--password", PASSWORD])
+    assert plain.exit_code == 2 and "must name the player" in plain.output
+    assert runner.invoke(cli, ["user", "add", "boss", "--role", "organizer", "--password",
+                               PASSWORD]).exit_code == 0
+    assert runner.invoke(cli, ["user", "add", "anna", "--role", "floor_judge", "--password",
+                               PASSWORD]).exit_code == 0
+    last = runner.invoke(cli, ["user", "deactivate", "boss"])
+    assert last.exit_code == 2 and "last active organizer" in last.output
+    done = runner.invoke(cli, ["user", "deactivate", "anna", "--actor", "Главный"])
+    assert done.exit_code == 0 and "anna deactivated" in done.output
+    assert "(deactivated)" in runner.invoke(cli, ["user", "list"]).output
+    db = Database.open(f"sqlite:///{tmp_path / 'cli.db'}")
+    try:
+        with pytest.raises(UserError):
+            authenticate(db, "anna", PASSWORD, hasher=FAST)
+        assert runner.invoke(cli, ["user", "activate", "anna"]).exit_code == 0
+        assert runner.invoke(cli, ["user", "password", "anna", "--password",
+                                   "another one!"]).exit_code == 0
+        assert authenticate(db, "anna", "another one!").login == "anna"
+        with db.read() as conn:
+            logged = conn.execute(select(audit_log.c.actor, audit_log.c.action)
+                                  .order_by(audit_log.c.id)).all()
+        assert ("Главный", "account.deactivate") in logged
+        assert [a for _, a in logged][-2:] == ["account.activate", "account.password"]
+    finally:
+        db.close()
+
+
+def _plant(client: TestClient, nonce: str) -> None:
+    """Put a ``turnir_csrf`` cookie in the browser, as a cookie-tossing attacker would."""
+    client.cookies.set("turnir_csrf", nonce, domain="testserver.local", path="/")
+
+
+def test_item11_csrf_rotated_at_login(db: Database, any_clients: Clients) -> None:
+    add_account(db, "org", AccountRole.ORGANIZER)
+    browser = any_clients.new()
+    before = csrf_of(browser)
+    nonce = browser.cookies["turnir_csrf"]
+    answer = browser.post("/login", data={"login": "org", "password": PASSWORD,
+                                          "csrf_token": before}, follow_redirects=False)
+    assert answer.status_code == 303
+    assert browser.cookies["turnir_csrf"] != nonce  # a new nonce at login
+    after = csrf_of(browser, "/accounts")
+    assert after != before
+    # a token from before the login does not work, even with its old nonce put back
+    for planted in (False, True):
+        if planted:
+            _plant(browser, nonce)
+        refused = browser.post("/accounts/org/password", data={"csrf_token": before,
+                                                               "password": "x" * 10})
+        assert refused.status_code == 403
+    _plant(browser, nonce)
+    # another session of the same account, given this browser's nonce, has other tokens
+    other = any_clients.as_("org")
+    _plant(other, nonce)
+    mine = csrf_of(browser, "/accounts")
+    assert csrf_of(other, "/accounts") != mine
+    assert other.post("/logout", data={"csrf_token": mine}).status_code == 403
+    assert _signed_in(other)
+    # the token of this session works, and logging out draws a new nonce again
+    assert browser.post("/logout", data={"csrf_token": mine},
+                        follow_redirects=False).status_code == 303
+    assert browser.cookies["turnir_csrf"] != nonce
+    assert browser.post("/login", data={"login": "org", "password": PASSWORD,
+                                        "csrf_token": mine}).status_code == 403

@@ -33,7 +33,9 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", f"{T}/rating"): ALL,
     # organizer pages
     ("GET", "/new"): ORG, ("POST", "/new"): ORG, ("GET", "/accounts"): ORG,
-    ("POST", "/accounts"): ORG, ("GET", f"{T}/manage"): ORG, ("POST", f"{T}/players"): ORG,
+    ("POST", "/accounts"): ORG, ("POST", "/accounts/{login}/deactivate"): ORG,
+    ("POST", "/accounts/{login}/activate"): ORG, ("POST", "/accounts/{login}/password"): ORG,
+    ("GET", f"{T}/manage"): ORG, ("POST", f"{T}/players"): ORG,
     ("POST", f"{T}/players/import"): ORG, ("POST", f"{T}/players/{{number}}/checkin"): ORG,
     ("POST", f"{T}/players/{{number}}/drop"): HEAD,
     ("POST", f"{T}/players/{{number}}/account"): ORG, ("POST", f"{T}/rounds/start"): ORG,
@@ -50,6 +52,9 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("POST", "/api/v1/session"): ALL, ("DELETE", "/api/v1/session"): SIGNED_IN,
     ("GET", "/api/v1/me"): SIGNED_IN, ("GET", "/api/v1/accounts"): ORG,
     ("POST", "/api/v1/accounts"): ORG, ("GET", "/api/v1/tournaments"): ALL,
+    ("POST", "/api/v1/accounts/{login}/deactivate"): ORG,
+    ("POST", "/api/v1/accounts/{login}/activate"): ORG,
+    ("PUT", "/api/v1/accounts/{login}/password"): ORG,
     ("POST", "/api/v1/tournaments"): ORG, ("GET", A): ALL, ("POST", f"{A}/finish"): ORG,
     ("GET", f"{A}/players"): ALL, ("POST", f"{A}/players"): ORG,
     ("POST", f"{A}/players/{{number}}/check-in"): ORG,
@@ -66,6 +71,7 @@ API_BODIES = {
     "/api/v1/accounts": {"login": "new", "name": "New", "password": PASSWORD,
                          "role": "floor_judge"},
     "/api/v1/tournaments": {"name": "Новый"},
+    "/api/v1/accounts/{login}/password": {"password": "another password"},
     f"{A}/finish": {"early": True}, f"{A}/players": {"name": "Новичок"},
     f"{A}/players/{{number}}/check-in": {}, f"{A}/players/{{number}}/drop": {},
     f"{A}/rounds": {}, f"{A}/rounds/{{number}}/timer": {"minutes": 30},
@@ -76,6 +82,7 @@ FORMS = {
     "/login": {"login": "nobody", "password": "wrong password"},
     "/new": {"name": "Новый"}, "/accounts": {"login": "x", "name": "X", "password": PASSWORD,
                                             "role": "floor_judge"},
+    "/accounts/{login}/password": {"password": "another password"},
     f"{T}/players": {"name": "Новичок"}, f"{T}/timer": {"minutes": "30"},
     f"{T}/results": {"round": "1", "table": "{table}", "score": "2-1"},
     f"{T}/report": {"round": "1", "table": "{table}", "mine": "2", "theirs": "0"},
@@ -146,7 +153,8 @@ def test_authorization_matrix(web_db: Database, clients: Clients, role: Role) ->
         add_account(web_db, login, r, person_id=person if r is Role.PLAYER else None)
     table = next(p.table for p in view.round.pairings if 1 in p.players)
     values = {"tid": str(tid), "number": "1", "table": str(table), "kind": "slips",
-              "code": "en", "seq": "1", "person": str(person)}
+              "code": "en", "seq": "1", "person": str(person),
+              "login": "floor"}
     client = clients.new()
     token = None
     if role is not Role.ANONYMOUS:

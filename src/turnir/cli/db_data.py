@@ -26,6 +26,8 @@ from turnir.cli.db_common import (
 from turnir.domain.results import parse_result
 from turnir.errors import UserError
 from turnir.formats.players_csv import read_players_csv
+from turnir.formats.tabular import read_file_bytes
+from turnir.formats.tournament_file import MAX_BYTES as MAX_TOURNAMENT_BYTES
 from turnir.formats.tournament_file import write_atomic
 from turnir.services.common import TournamentInfo
 from turnir.services.players import register_players
@@ -113,9 +115,9 @@ def export(
 
 
 def import_(
-    file: Annotated[Path, typer.Argument(help="A tournament file (.json) or a players CSV.")],
+    file: Annotated[Path, typer.Argument(help="A tournament file (.json) or a players file (.csv, .xlsx).")],
     into: Annotated[str | None, typer.Option(
-        help="For a players CSV: the tournament to register them in.")] = None,
+        help="For a players file: the tournament to register them in.")] = None,
     name: Annotated[str | None, typer.Option(help="A new name for an imported tournament.")]
     = None,
     actor: ActorOption = None,
@@ -123,9 +125,9 @@ def import_(
     """Import an offline tournament file as a new tournament, or players into a tournament."""
     who = actor_name(actor)
     with database() as db:
-        if file.suffix.lower() == ".csv":
+        if file.suffix.lower() in (".csv", ".xlsx", ".txt"):
             if into is None:
-                raise fail("a players CSV goes into a tournament: add --into TOURNAMENT")
+                raise fail("a players file goes into a tournament: add --into TOURNAMENT")
             tid = tournament_id(db, into)
 
             def players() -> int:
@@ -138,11 +140,10 @@ def import_(
             return
 
         def tournament() -> TournamentInfo:
+            data = read_file_bytes(file, max_bytes=MAX_TOURNAMENT_BYTES)
             try:
-                text = file.read_text(encoding="utf-8")
-            except FileNotFoundError:
-                raise UserError(f"{file}: no such file", code="no_file") from None
-            except (OSError, UnicodeDecodeError) as error:
+                text = data.decode("utf-8-sig")
+            except UnicodeDecodeError as error:
                 raise UserError(f"{file}: cannot read it ({error})", code="bad_file") from None
             with progress_bar("importing") as bar:
                 return import_tournament(db, text, actor=who, source=str(file), name=name,

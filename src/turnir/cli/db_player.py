@@ -56,10 +56,11 @@ def add(
 @player_app.command("import")
 def import_(
     tournament: TournamentArg,
-    csv_file: Annotated[Path, typer.Argument(help="Players CSV: name[,city,club,byes].")],
+    csv_file: Annotated[Path, typer.Argument(help="Players CSV or .xlsx: name[,city,club,byes].")],
     actor: ActorOption = None,
 ) -> None:
-    """Register every player of a CSV file (all of them, or none when a line is wrong)."""
+    """Register every player of a CSV or .xlsx file (all of them, or none when a line is
+    wrong)."""
     with database() as db:
         tid = tournament_id(db, tournament)
 

@@ -89,7 +89,8 @@ def load(path: Path) -> Tournament:
 @app.command()
 def new(
     file: FileArg,
-    players: Annotated[Path, typer.Option(help="CSV of players: name[,city,club,byes].")],
+    players: Annotated[Path, typer.Option(
+        help="Players file (CSV or .xlsx): name[,city,club,byes].")],
     name: Annotated[str | None, typer.Option(help="Tournament name (default: file name).")]
     = None,
     rounds: Annotated[int | None, typer.Option(help="Swiss rounds (default ceil(log2 N)).")]
@@ -101,14 +102,14 @@ def new(
     seed: Annotated[int | None, typer.Option(help="Random seed (default: drawn now).")] = None,
     force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
 ) -> None:
-    """Create a tournament file from a players CSV."""
+    """Create a tournament file from a players file (CSV or .xlsx)."""
     if file.exists() and not force:
         raise fail(f"{file} already exists (use --force to overwrite)")
     try:
         lines = read_players_csv(players)
         roster = [
             Player(id=i, name=ln.name, city=ln.city, club=ln.club,
-                   granted_byes=frozenset(range(1, ln.byes + 1)))
+                   granted_byes=ln.granted_byes(swiss_rounds=rounds))
             for i, ln in enumerate(lines, start=1)
         ]
         settings = Settings(points=parse_points(points), best_of=best_of,

@@ -450,7 +450,7 @@ def rulings(tournament: TournamentArg, as_json: JsonOption = False,
 
 def parse_weights(text: str) -> PenaltyPoints:
     parts = text.replace(":", "/").split("/")
-    if len(parts) != 7 or not all(p.strip().isdigit() for p in parts):
+    if len(parts) != 7 or not all(_small_number(p) for p in parts):
         raise UserError(f"points {text!r}: write seven weights remark/warning/game loss/match "
                         "loss/disqualification/without prizes/suspension, e.g. 0/1/2/3/4/5/6",
                         code="bad_penalty_points")
@@ -482,3 +482,9 @@ def settings(
     console.print(f"Official: {'yes' if found.official else 'no'}; technical win margin: "
                   f"{found.technical_margin}; penalty points: "
                   f"{'/'.join(map(str, points_list(found.points)))}; version {found.version}")
+
+
+def _small_number(text: str) -> bool:
+    """A whole number of at most four digits (the bounds are checked where it is used)."""
+    digits = text.strip()
+    return digits.isascii() and digits.isdigit() and len(digits) <= 4

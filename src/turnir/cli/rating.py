@@ -33,7 +33,7 @@ from turnir.domain.ratings import Bound, RatingSettings, WarlockFirstTournament
 from turnir.formats.rating_list import (
     dump_rating_list_csv,
     dump_rating_list_json,
-    parse_rating_list,
+    read_rating_list_file,
 )
 from turnir.formats.tournament_file import write_atomic
 from turnir.services.rating_json import (
@@ -358,18 +358,14 @@ def export(
 
 @rating_app.command("import")
 def import_(
-    file: Annotated[Path, typer.Argument(help="A rating list (.csv or .json).")],
+    file: Annotated[Path, typer.Argument(help="A rating list (.csv, .xlsx or .json).")],
     replace: Annotated[bool, typer.Option(
         help="Replace the whole imported list (people not listed lose their imported "
              "ratings).")] = False,
     actor: ActorOption = None,
 ) -> None:
     """Load an existing rating list; the rated tournaments are replayed on top of it."""
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise fail(f"cannot read {file}: {error}") from None
-    lines = guarded(lambda: parse_rating_list(text, source=str(file)))
+    lines = guarded(lambda: read_rating_list_file(file))
     with database() as db, progress_bar("replaying") as bar:
         result = guarded(lambda: import_rating_list(db, lines, actor=actor_name(actor),
                                                     replace_all=replace, source=str(file),

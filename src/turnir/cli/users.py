@@ -1,5 +1,8 @@
-"""``turnir user``: web accounts (``docs/web.md``). ``turnir user add`` creates the first
-organizer; the password is asked for (twice) unless ``--password`` is given."""
+"""``turnir user``: web accounts (``docs/web.md``). ``turnir user add`` makes a player unless
+``--role`` says otherwise (the first organizer: ``turnir user add boss --role organizer``);
+the password is asked for (twice) unless ``--password`` is given. ``deactivate`` ends the
+account's sessions and stops its logins, ``activate`` lets it log in again, ``password`` sets
+a new one (and ends its sessions). Every change goes to the audit log."""
 
 from __future__ import annotations
 
@@ -8,7 +11,13 @@ from typing import Annotated
 import typer
 
 from turnir.cli.db_common import ActorOption, actor_name, console, database, guarded
-from turnir.services.accounts import AccountRole, create_account, list_accounts, set_password
+from turnir.services.accounts import (
+    AccountRole,
+    create_account,
+    list_accounts,
+    set_active,
+    set_password,
+)
 
 user_app = typer.Typer(help="Web accounts: organizers, judges, players.", no_args_is_help=True)
 
@@ -25,8 +34,8 @@ def add(
     login: Annotated[str, typer.Argument(help="The login (one word).")],
     name: Annotated[str | None, typer.Option(help="The name shown (default: the login).")]
     = None,
-    role: Annotated[AccountRole, typer.Option(help="The account's role.")]
-    = AccountRole.ORGANIZER,
+    role: Annotated[AccountRole, typer.Option(
+        help="The account's role (a player needs --person).")] = AccountRole.PLAYER,
     person: Annotated[int | None, typer.Option(
         help="For a player: the person's number (people.id) whose entries they report.")]
     = None,
@@ -34,7 +43,8 @@ def add(
         help="The password (default: asked for, not echoed).")] = None,
     actor: ActorOption = None,
 ) -> None:
-    """Create a web account (the first one is usually the organizer)."""
+    """Create a web account: a player unless --role is given (the first one is usually the
+    organizer: --role organizer)."""
     secret = _password(password)
     with database() as db:
         made = guarded(lambda: create_account(
@@ -56,10 +66,34 @@ def change_password(
     console.print(f"password of {login} changed")
 
 
+@user_app.command("deactivate")
+def deactivate(
+    login: Annotated[str, typer.Argument(help="The login.")],
+    actor: ActorOption = None,
+) -> None:
+    """Stop an account: its sessions end now and it cannot log in (not the last organizer)."""
+    with database() as db:
+        done = guarded(lambda: set_active(db, login, False, actor=actor_name(actor)))
+    console.print(f"account {done.login} deactivated")
+
+
+@user_app.command("activate")
+def activate(
+    login: Annotated[str, typer.Argument(help="The login.")],
+    actor: ActorOption = None,
+) -> None:
+    """Let a deactivated account log in again."""
+    with database() as db:
+        done = guarded(lambda: set_active(db, login, True, actor=actor_name(actor)))
+    console.print(f"account {done.login} active")
+
+
 @user_app.command("list")
 def list_() -> None:
     """Every account with its role."""
     with database() as db:
         for account in guarded(lambda: list_accounts(db)):
             person = f" person #{account.person_id}" if account.person_id else ""
-            console.print(f"{account.login:<20} {account.role.value:<12} {account.name}{person}")
+            state = "" if account.active else " (deactivated)"
+            console.print(f"{account.login:<20} {account.role.value:<12} {account.name}{person}"
+                          f"{state}")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from turnir.errors import UserError
+from turnir.errors import NotFoundError, UserError
 
 
 class BadTextError(UserError):
@@ -101,6 +101,24 @@ def clean_text(value: str, *, field: str, max_len: int, multiline: bool = True) 
 def clean_query(value: str, *, field: str = "search", max_len: int = 200) -> str:
     """A search query: normalised as a name; may be empty (then nothing is filtered)."""
     return clean_name(value, field=field, max_len=max_len, required=False)
+
+
+MAX_ID = 2**31 - 1
+"""The largest number a reference can name (ids and numbers are 32-bit integers)."""
+
+
+def clean_ref(value: str | int, *, field: str, max_len: int = 200) -> int | str:
+    """Something named by number (``12``, ``#12``) or by name: the number, or the name as a
+    search query (``clean_query``). A number too large for any id names nothing."""
+    if isinstance(value, int):
+        return value
+    text = clean_query(value, field=field, max_len=max_len)
+    digits = text.removeprefix("#").strip()
+    if digits.isascii() and digits.isdigit():
+        if len(digits) > 10 or int(digits) > MAX_ID:
+            raise NotFoundError(f"no {field} #{digits[:20]}", code=f"unknown_{field}")
+        return int(digits)
+    return text.lstrip("#")
 
 
 def clean_login(value: str, *, field: str = "login", max_len: int = 100) -> str:

@@ -88,13 +88,16 @@ class Tournament:
     def find_player(self, ref: str) -> Player:
         """A player by number (``12``, ``#12``) or by exact or unambiguous partial name."""
         text = ref.strip().lstrip("#")
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
+            if len(text) > 10:
+                raise NotFoundError(f"no player #{text[:20]} in this tournament",
+                                    code="unknown_player")
             return self.player(int(text))
-        folded = text.casefold()
-        exact = [p for p in self.players if p.name.casefold() == folded]
+        folded = name_key(text)
+        exact = [p for p in self.players if name_key(p.name) == folded]
         if exact:
             return exact[0]
-        partial = [p for p in self.players if folded in p.name.casefold()]
+        partial = [p for p in self.players if folded in name_key(p.name)]
         if len(partial) == 1:
             return partial[0]
         if not partial:

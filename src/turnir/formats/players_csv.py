@@ -1,23 +1,34 @@
-"""The players CSV file: one player a line.
+"""The players file: one player a line, as CSV or an Excel ``.xlsx`` sheet.
 
 Columns (a header line is optional; without one the columns are name, city, club, byes):
 
-- ``name`` (``имя``, ``фио``): required, unique;
-- ``city`` (``город``), ``club`` (``клуб``): optional;
-- ``byes`` (``автопобеды``): optional number of privilege byes granted for the first rounds (S-5).
+- ``name`` (``имя``, ``фио``): required, unique (compared as ``turnir.domain.text.name_key``:
+  case, zero-width characters and repeated spaces do not make a different name);
+- ``city`` (``город``), ``club`` (``клуб``): optional, at most 100 characters;
+- ``byes`` (``автопобеды``): optional number of privilege byes granted for the first rounds
+  (S-5), at most ``MAX_BYES``; registering checks it against the tournament's Swiss rounds.
 
-Comma, semicolon or tab separated, UTF-8 (with or without BOM). Empty lines and lines starting
-with ``#`` are skipped.
+CSV is comma, semicolon or tab separated, in UTF-8 (with or without BOM), UTF-16 with a BOM or
+Windows-1251 (``turnir.formats.tabular``). Empty lines and lines starting with ``#`` are
+skipped. A file is at most ``MAX_BYTES`` bytes and ``MAX_LINES`` lines; names are at most 200
+characters; control characters are refused. Every problem names the line.
 """
 
 from __future__ import annotations
 
-import csv
-import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from turnir.domain.limits import MAX_BYES, privilege_byes
+from turnir.domain.text import NAME_LEN, PLACE_LEN, BadTextError, clean_name, name_key
 from turnir.errors import UserError
+from turnir.formats.tabular import Row, read_table, read_table_file, read_table_text
+
+MAX_BYTES = 2_000_000
+"""The largest players file (2 MB), from the web upload and the command line alike."""
+MAX_LINES = 10_000
+"""The most lines (or sheet rows) of a players file, blank and comment lines included."""
 
 _ALIASES = {
     "name": "name", "имя": "name", "фио": "name", "игрок": "name", "player": "name",
@@ -35,64 +46,87 @@ class PlayerLine:
     club: str = ""
     byes: int = 0
 
+    def granted_byes(self, *, swiss_rounds: int | None) -> frozenset[int]:
+        """The rounds of this player's privilege byes, bounded by the Swiss rounds."""
+        try:
+            return privilege_byes(self.byes, swiss_rounds=swiss_rounds)
+        except UserError as error:
+            raise UserError(f"{self.name[:NAME_LEN]}: {error.message}",
+                            code=error.code) from None
+
 
 def parse_players_csv(text: str, *, source: str = "players file") -> list[PlayerLine]:
-    """Parse the players CSV; ``UserError`` names the line of any problem."""
-    text = text.lstrip("\ufeff")
-    lines = [(n, ln) for n, ln in enumerate(text.splitlines(), start=1)
-             if ln.strip() and not ln.lstrip().startswith("#")]
-    if not lines:
+    """Parse players CSV text; ``UserError`` names the line of any problem."""
+    return parse_players(read_table_text(text, source=source, max_lines=MAX_LINES,
+                                         comments=True), source=source)
+
+
+def read_players_bytes(data: bytes, *, source: str = "players file") -> list[PlayerLine]:
+    """A players file's bytes (an upload): CSV in any accepted encoding, or ``.xlsx``."""
+    return parse_players(read_table(data, source=source, max_bytes=MAX_BYTES,
+                                    max_lines=MAX_LINES, comments=True), source=source)
+
+
+def read_players_csv(path: Path) -> list[PlayerLine]:
+    """A players file on disk: CSV in any accepted encoding, or ``.xlsx``."""
+    rows = read_table_file(path, max_bytes=MAX_BYTES, max_lines=MAX_LINES, comments=True)
+    return parse_players(rows, source=str(path))
+
+
+def _columns(first: Row, source: str) -> list[str] | None:
+    """The header's columns, or ``None`` when the first row is a player."""
+    cells = [cell.casefold() for cell in first.cells]
+    if "name" not in {_ALIASES.get(c) for c in cells}:
+        return None
+    columns = []
+    for cell in cells:
+        if cell not in _ALIASES:
+            raise UserError(f"{source} line {first.line}: unknown column {cell[:50]!r} "
+                            "(use name, city, club, byes)", code="bad_file")
+        columns.append(_ALIASES[cell])
+    return columns
+
+
+def parse_players(rows: Sequence[Row], *, source: str) -> list[PlayerLine]:
+    """The players of a table's rows (``turnir.formats.tabular``)."""
+    if not rows:
         raise UserError(f"{source}: no players in it", code="bad_file")
-    sample = "\n".join(ln for _, ln in lines[:20])
-    try:
-        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    rows = list(csv.reader(io.StringIO("\n".join(ln for _, ln in lines)), dialect))
-    first = [cell.strip().casefold() for cell in rows[0]]
-    if "name" in {_ALIASES.get(c) for c in first}:
-        columns = []
-        for cell in first:
-            if cell not in _ALIASES:
-                raise UserError(f"{source} line {lines[0][0]}: unknown column {cell!r} "
-                                "(use name, city, club, byes)", code="bad_file")
-            columns.append(_ALIASES[cell])
-        body = list(zip((n for n, _ in lines[1:]), rows[1:], strict=True))
-    else:
-        columns = list(_DEFAULT_COLUMNS)
-        body = list(zip((n for n, _ in lines), rows, strict=True))
+    header = _columns(rows[0], source)
+    columns = list(_DEFAULT_COLUMNS) if header is None else header
+    body = rows if header is None else rows[1:]
     players: list[PlayerLine] = []
     seen: dict[str, int] = {}
-    for number, row in body:
-        where = f"{source} line {number}"
-        if len(row) > len(columns):
-            raise UserError(f"{where}: {len(row)} columns, expected at most {len(columns)}",
-                            code="bad_file")
-        values = dict(zip(columns, (c.strip() for c in row), strict=False))
-        name = " ".join(values.get("name", "").split())
-        if not name:
-            raise UserError(f"{where}: the name is empty", code="bad_file")
-        key = name.casefold()
+    for row in body:
+        where = f"{source} line {row.line}"
+        if len(row.cells) > len(columns):
+            raise UserError(f"{where}: {len(row.cells)} columns, expected at most "
+                            f"{len(columns)}", code="bad_file")
+        player = _player(dict(zip(columns, row.cells, strict=False)), where)
+        key = name_key(player.name)
         if key in seen:
-            raise UserError(f"{where}: {name!r} is already on line {seen[key]}",
+            raise UserError(f"{where}: {player.name!r} is already on line {seen[key]}",
                             code="duplicate_player")
-        seen[key] = number
-        byes_text = values.get("byes", "") or "0"
-        if not byes_text.isdigit():
-            raise UserError(f"{where}: byes must be a whole number, not {byes_text!r}",
-                            code="bad_file")
-        players.append(PlayerLine(name, values.get("city", ""), values.get("club", ""),
-                                  int(byes_text)))
+        seen[key] = row.line
+        players.append(player)
     if not players:
         raise UserError(f"{source}: no players in it", code="bad_file")
     return players
 
 
-def read_players_csv(path: Path) -> list[PlayerLine]:
+def _player(values: dict[str, str], where: str) -> PlayerLine:
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such file", code="no_file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserError(f"{path}: cannot read it ({error})", code="bad_file") from None
-    return parse_players_csv(text, source=str(path))
+        name = clean_name(values.get("name", ""), field="name", max_len=NAME_LEN)
+        city = clean_name(values.get("city", ""), field="city", max_len=PLACE_LEN,
+                          required=False)
+        club = clean_name(values.get("club", ""), field="club", max_len=PLACE_LEN,
+                          required=False)
+    except BadTextError as error:
+        raise BadTextError(f"{where}: {error.message}", field=error.field) from None
+    byes_text = values.get("byes", "") or "0"
+    if not (byes_text.isascii() and byes_text.isdigit()):
+        raise UserError(f"{where}: byes must be a whole number, not {byes_text[:20]!r}",
+                        code="bad_file")
+    if len(byes_text) > 6 or int(byes_text) > MAX_BYES:
+        raise UserError(f"{where}: byes must be a whole number from 0 to {MAX_BYES}, not "
+                        f"{byes_text[:20]}", code="bad_file")
+    return PlayerLine(name, city, club, int(byes_text))

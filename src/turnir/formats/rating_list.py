@@ -3,8 +3,11 @@
 An existing rating list is loaded with ``turnir rating import``; ``turnir rating export``
 writes the current one in the same format, so an export imports back unchanged.
 
-CSV: a header line, then one player a line; ``,`` or ``;`` separated, UTF-8 (a BOM is
-ignored). Columns, in any order (the Russian names are accepted too):
+CSV (or an Excel ``.xlsx`` sheet): a header line, then one player a line; ``,``, ``;`` or tab
+separated, UTF-8 (a BOM is ignored), UTF-16 with a BOM or Windows-1251 (``turnir.formats.tabular``).
+A list is at most ``MAX_BYTES`` bytes and ``MAX_LINES`` lines; names at most 200 characters,
+cities and clubs 100, ratings at most ``MAX_RATING``. Columns, in any order (the Russian names are
+accepted too):
 
 | column | Russian | required | meaning |
 |---|---|---|---|
@@ -28,11 +31,20 @@ import io
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
 from typing import Any
 
 from turnir.domain.ratings import hundredths, to_rating
+from turnir.domain.text import NAME_LEN, PLACE_LEN, BadTextError, clean_name
 from turnir.errors import UserError
+from turnir.formats.tabular import (
+    Row,
+    check_size,
+    read_file_bytes,
+    read_table,
+    read_table_text,
+)
 
 FORMAT = "turnir-rating-list"
 VERSION = 1
@@ -47,6 +59,13 @@ _ALIASES = {
     "tournaments": "tournaments", "турниров": "tournaments",
 }
 _NEWCOMER = 10_000
+MAX_RATING = Decimal(100_000)
+"""The highest rating a list may give (stored in hundredths as a 32-bit integer)."""
+MAX_TOURNAMENTS = 100_000
+MAX_BYTES = 20_000_000
+"""The largest rating list file (20 MB)."""
+MAX_LINES = 200_000
+"""The most lines (or sheet rows) of a CSV rating list; the most ratings of a JSON one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +86,13 @@ class RatingListLine:
 def _rating(value: object, where: str, what: str) -> Decimal:
     text = str(value).strip().replace(",", ".")
     try:
+        number = Decimal(text)
+    except InvalidOperation:
+        number = Decimal("NaN")
+    if number.is_finite() and number > MAX_RATING:
+        raise UserError(f"{where}: the {what} rating {text[:20]} is above {MAX_RATING}",
+                        code="bad_file")
+    try:
         stored = hundredths(text)
     except UserError:
         raise UserError(f"{where}: the {what} rating {value!r} is not a number to 0.01 (R-6)",
@@ -77,18 +103,26 @@ def _rating(value: object, where: str, what: str) -> Decimal:
     return to_rating(stored)
 
 
+def _text(value: object, field: str, max_len: int, *, required: bool = False) -> str:
+    if isinstance(value, dict | list):
+        raise BadTextError(f"the {field} must be text", field=field)
+    return clean_name(str(value or ""), field=field, max_len=max_len, required=required)
+
+
 def _line(data: dict[str, Any], where: str) -> RatingListLine:
-    name = " ".join(str(data.get("name") or "").split())
-    if not name:
-        raise UserError(f"{where}: the name is empty", code="bad_file")
+    try:
+        name = _text(data.get("name"), "name", NAME_LEN, required=True)
+        city = _text(data.get("city"), "city", PLACE_LEN)
+        club = _text(data.get("club"), "club", PLACE_LEN)
+    except BadTextError as error:
+        raise BadTextError(f"{where}: {error.message}", field=error.field) from None
     professional = data.get("professional")
     if professional is None or str(professional).strip() == "":
         raise UserError(f"{where}: the professional rating is missing", code="bad_file")
     warlock = data.get("warlock")
     tournaments = data.get("tournaments")
     return RatingListLine(
-        name=name, city=str(data.get("city") or "").strip(),
-        club=str(data.get("club") or "").strip(),
+        name=name, city=city, club=club,
         professional=_rating(professional, where, "professional"),
         warlock=None if warlock is None or str(warlock).strip() == ""
         else _rating(warlock, where, "Warlock"),
@@ -98,37 +132,38 @@ def _line(data: dict[str, Any], where: str) -> RatingListLine:
 
 
 def _count(value: object, where: str) -> int:
+    text = str(value).strip()
     try:
-        number = int(str(value).strip())
+        number = int(text) if len(text) <= 20 else -1
     except ValueError:
         raise UserError(f"{where}: tournaments must be a whole number, not {value!r}",
                         code="bad_file") from None
-    if number < 0:
-        raise UserError(f"{where}: tournaments cannot be negative", code="bad_file")
+    if not 0 <= number <= MAX_TOURNAMENTS:
+        raise UserError(f"{where}: tournaments must be from 0 to {MAX_TOURNAMENTS:,}",
+                        code="bad_file")
     return number
 
 
 def parse_rating_list_csv(text: str, *, source: str = "the list") -> list[RatingListLine]:
     """Read a CSV rating list (see the module docstring)."""
-    text = text.lstrip("\ufeff")
-    first = text.split("\n", 1)[0]
-    delimiter = ";" if first.count(";") > first.count(",") else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    header = next(reader, None)
-    if header is None:
+    return parse_rating_rows(read_table_text(text, source=source, max_lines=MAX_LINES),
+                             source=source)
+
+
+def parse_rating_rows(rows: Sequence[Row], *, source: str) -> list[RatingListLine]:
+    """The ratings of a table's rows (a CSV or a sheet): a header, then one player a row."""
+    if not rows:
         raise UserError(f"{source} is empty", code="bad_file")
-    columns = [_ALIASES.get(cell.strip().casefold()) for cell in header]
+    columns = [_ALIASES.get(cell.casefold()) for cell in rows[0].cells]
     for needed in ("name", "professional"):
         if needed not in columns:
             raise UserError(f"{source}: the header needs a {needed!r} column "
                             f"(columns: {', '.join(CSV_COLUMNS)})", code="bad_file")
     lines = []
-    for number, row in enumerate(reader, start=2):
-        if not any(cell.strip() for cell in row):
-            continue
-        data = {column: cell for column, cell in zip(columns, row, strict=False)
+    for row in rows[1:]:
+        data = {column: cell for column, cell in zip(columns, row.cells, strict=False)
                 if column is not None}
-        lines.append(_line(data, f"{source}, line {number}"))
+        lines.append(_line(data, f"{source}, line {row.line}"))
     return lines
 
 
@@ -136,8 +171,9 @@ def parse_rating_list_json(text: str, *, source: str = "the list") -> list[Ratin
     """Read a JSON rating list (see the module docstring)."""
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UserError(f"{source} is not valid JSON: {error}", code="bad_file") from None
+    except ValueError as error:  # JSONDecodeError, or an integer of over 4300 digits
+        raise UserError(f"{source} is not valid JSON: {str(error)[:200]}",
+                        code="bad_file") from None
     if isinstance(data, dict):
         if data.get("format", FORMAT) != FORMAT:
             raise UserError(f"{source} is not a turnir rating list", code="bad_file")
@@ -147,6 +183,8 @@ def parse_rating_list_json(text: str, *, source: str = "the list") -> list[Ratin
         data = data.get("ratings")
     if not isinstance(data, list):
         raise UserError(f"{source}: expected a list of ratings", code="bad_file")
+    if len(data) > MAX_LINES:
+        raise UserError(f"{source}: more than {MAX_LINES:,} ratings", code="file_too_large")
     lines = []
     for index, item in enumerate(data, start=1):
         if not isinstance(item, dict):
@@ -160,6 +198,24 @@ def parse_rating_list(text: str, *, source: str = "the list") -> list[RatingList
     if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "["):
         return parse_rating_list_json(text, source=source)
     return parse_rating_list_csv(text, source=source)
+
+
+def read_rating_list_bytes(data: bytes, *, source: str = "the list") -> list[RatingListLine]:
+    """A rating list's bytes: JSON (UTF-8), CSV in any accepted encoding, or ``.xlsx``."""
+    check_size(data, source=source, max_bytes=MAX_BYTES)
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise UserError(f"{source}: a JSON list must be UTF-8 text", code="bad_file") from None
+        return parse_rating_list_json(text, source=source)
+    return parse_rating_rows(read_table(data, source=source, max_bytes=MAX_BYTES,
+                                        max_lines=MAX_LINES), source=source)
+
+
+def read_rating_list_file(path: Path) -> list[RatingListLine]:
+    """A rating list on disk (``read_rating_list_bytes``); at most ``MAX_BYTES`` are read."""
+    return read_rating_list_bytes(read_file_bytes(path, max_bytes=MAX_BYTES), source=str(path))
 
 
 def dump_rating_list_csv(lines: Iterable[RatingListLine]) -> str:

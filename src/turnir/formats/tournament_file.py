@@ -14,19 +14,50 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from turnir.domain.consistency import check_tournament
+from turnir.domain.limits import (
+    MAX_PENALTY_COUNT,
+    MAX_PLAYER_NUMBER,
+    MAX_POINTS,
+    MAX_ROUNDS,
+    MAX_SWISS_ROUNDS,
+    MAX_TABLE,
+    MAX_TOP_SIZE,
+)
 from turnir.domain.model import Pairing, PairingKind, Player, Round, Settings, Stage
 from turnir.domain.results import MatchEnding, MatchOutcome, MatchResult, PointsTable
 from turnir.domain.standings import PenaltyCounts
+from turnir.domain.text import (
+    NAME_LEN,
+    PLACE_LEN,
+    REASON_LEN,
+    BadTextError,
+    clean_name,
+    normal_name,
+)
 from turnir.domain.tournament import Tournament
 from turnir.errors import UserError
+from turnir.formats.tabular import read_file_bytes
 
 FORMAT_NAME: Final = "turnir-tournament"
 FORMAT_VERSION: Final = 1
+MAX_BYTES: Final = 64_000_000
+"""The largest tournament file read (64 MB; a 10,000-player Swiss event is about 10 MB)."""
+MAX_PLAYERS: Final = 100_000
+MAX_PAIRINGS: Final = 100_000
+"""Lines of one round."""
+MAX_UNDONE: Final = 1_000
+MAX_EDITS: Final = 1_000
+
+Points = Annotated[int, Field(ge=0, le=MAX_POINTS)]
+RoundNumber = Annotated[int, Field(ge=1, le=MAX_ROUNDS)]
+PlayerNumber = Annotated[int, Field(ge=1, le=MAX_PLAYER_NUMBER)]
+Games = Annotated[int, Field(ge=0, le=5)]
+PenaltyCount = Annotated[int, Field(ge=0, le=MAX_PENALTY_COUNT)]
 
 
 class _Model(BaseModel):
@@ -36,62 +67,68 @@ class _Model(BaseModel):
 class PointsModel(_Model):
     """Match points (S-7)."""
 
-    win: int = Field(3, ge=0)
-    draw: int = Field(1, ge=0)
-    loss: int = Field(0, ge=0)
-    bye: int = Field(3, ge=0)
+    win: Points = 3
+    draw: Points = 1
+    loss: Points = 0
+    bye: Points = 3
 
 
 class SettingsModel(_Model):
     points: PointsModel = PointsModel()
     best_of: Literal[1, 3, 5] = 3
     top_best_of: Literal[1, 3, 5] = 3
-    swiss_rounds: int | None = Field(None, ge=1, description="null: ceil(log2 N) (P-4)")
-    top_size: int = Field(0, ge=0, description="0 (no top) or a power of two (P-5)")
+    swiss_rounds: int | None = Field(None, ge=1, le=MAX_SWISS_ROUNDS,
+                                     description="null: ceil(log2 N) (P-4)")
+    top_size: int = Field(0, ge=0, le=MAX_TOP_SIZE,
+                          description="0 (no top) or a power of two (P-5)")
 
 
 class PlayerModel(_Model):
-    id: int = Field(ge=1)
-    name: str = Field(min_length=1)
-    city: str = ""
-    club: str = ""
-    granted_byes: list[int] = Field(default_factory=list,
-                                    description="rounds with a privilege bye (S-5)")
-    joined_round: int = Field(1, ge=1, description="late entry: first round paired (P-7)")
-    dropped_after: int | None = Field(None, ge=0, description="drop: last round played (P-7)")
+    id: PlayerNumber
+    name: str = Field(min_length=1, max_length=NAME_LEN)
+    city: str = Field("", max_length=PLACE_LEN)
+    club: str = Field("", max_length=PLACE_LEN)
+    granted_byes: list[RoundNumber] = Field(default_factory=list, max_length=MAX_ROUNDS,
+                                            description="rounds with a privilege bye (S-5)")
+    joined_round: int = Field(1, ge=1, le=MAX_ROUNDS + 1,
+                              description="late entry: first round paired (P-7)")
+    dropped_after: int | None = Field(None, ge=0, le=MAX_ROUNDS,
+                                      description="drop: last round played (P-7)")
 
 
 class ResultModel(_Model):
     """A match result: game wins of A and B, drawn games, outcome and how it ended."""
 
-    wins_a: int = Field(ge=0)
-    wins_b: int = Field(ge=0)
-    draws: int = Field(0, ge=0)
+    wins_a: Games
+    wins_b: Games
+    draws: Games = 0
     outcome: MatchOutcome
     ending: MatchEnding = MatchEnding.PLAYED
 
 
 class PairingModel(_Model):
-    table: int = Field(ge=0, description="1 is the top table; 0 for a bye")
-    a: int
-    b: int | None = Field(None, description="null for a bye")
+    table: int = Field(ge=0, le=MAX_TABLE, description="1 is the top table; 0 for a bye")
+    a: PlayerNumber
+    b: PlayerNumber | None = Field(None, description="null for a bye")
     kind: PairingKind = PairingKind.MATCH
     result: ResultModel | None = None
 
 
 class RoundModel(_Model):
-    number: int = Field(ge=1)
+    number: RoundNumber
     stage: Stage
-    lot: str = Field(description="the seed string this round was drawn with (P-3 e)")
-    edits: list[str] = Field(default_factory=list, description="manual edits by a judge")
-    pairings: list[PairingModel]
+    lot: str = Field(max_length=NAME_LEN,
+                     description="the seed string this round was drawn with (P-3 e)")
+    edits: list[Annotated[str, Field(max_length=REASON_LEN)]] = Field(
+        default_factory=list, max_length=MAX_EDITS, description="manual edits by a judge")
+    pairings: list[PairingModel] = Field(max_length=MAX_PAIRINGS)
 
 
 class PenaltyModel(_Model):
-    match_losses: int = Field(0, ge=0)
-    game_losses: int = Field(0, ge=0)
-    penalty_points: int = Field(0, ge=0)
-    warnings: int = Field(0, ge=0)
+    match_losses: PenaltyCount = 0
+    game_losses: PenaltyCount = 0
+    penalty_points: PenaltyCount = 0
+    warnings: PenaltyCount = 0
 
 
 class TournamentFile(_Model):
@@ -99,13 +136,15 @@ class TournamentFile(_Model):
 
     format: Literal["turnir-tournament"] = FORMAT_NAME
     version: Literal[1] = FORMAT_VERSION
-    name: str = Field(min_length=1)
-    seed: int = Field(description="every lot is drawn from this seed (P-3 e, T-7)")
+    name: str = Field(min_length=1, max_length=NAME_LEN)
+    seed: int = Field(description="every lot is drawn from this seed (P-3 e, T-7); a stored "
+                                  "tournament's fits in 64 bits")
     settings: SettingsModel = SettingsModel()
-    players: list[PlayerModel]
-    rounds: list[RoundModel] = Field(default_factory=list)
-    undone: list[int] = Field(default_factory=list, description="round numbers undone, in order")
-    penalties: dict[str, PenaltyModel] = Field(default_factory=dict,
+    players: list[PlayerModel] = Field(max_length=MAX_PLAYERS)
+    rounds: list[RoundModel] = Field(default_factory=list, max_length=MAX_ROUNDS)
+    undone: list[RoundNumber] = Field(default_factory=list, max_length=MAX_UNDONE,
+                                      description="round numbers undone, in order")
+    penalties: dict[str, PenaltyModel] = Field(default_factory=dict, max_length=MAX_PLAYERS,
                                               description="penalty counts by player id (T-6)")
 
 
@@ -126,7 +165,8 @@ def to_domain(doc: TournamentFile) -> Tournament:
         raise UserError(f"settings: {error.message}", code=error.code) from None
     players = tuple(
         Player(
-            id=p.id, name=p.name, city=p.city, club=p.club, granted_byes=frozenset(p.granted_byes),
+            id=p.id, name=normal_name(p.name), city=normal_name(p.city),
+            club=normal_name(p.club), granted_byes=frozenset(p.granted_byes),
             joined_round=p.joined_round, dropped_after=p.dropped_after,
         )
         for p in doc.players
@@ -149,11 +189,16 @@ def to_domain(doc: TournamentFile) -> Tournament:
     )
     penalties = {}
     for key, value in doc.penalties.items():
-        if not key.isdigit():
-            raise UserError(f"penalties: {key!r} is not a player number", code="bad_file")
+        if not (key.isascii() and key.isdigit() and len(key) <= 10):
+            raise UserError(f"penalties: {key[:20]!r} is not a player number", code="bad_file")
         penalties[int(key)] = PenaltyCounts(**value.model_dump())
+    try:
+        name = clean_name(doc.name, field="name", max_len=NAME_LEN)
+    except BadTextError as error:
+        raise BadTextError(f"the tournament's {error.message.removeprefix('the ')}",
+                           field=error.field) from None
     return Tournament(
-        name=doc.name, settings=settings, seed=doc.seed, players=players, rounds=rounds,
+        name=name, settings=settings, seed=doc.seed, players=players, rounds=rounds,
         undone=tuple(doc.undone), penalties=penalties,
     )
 
@@ -227,6 +272,10 @@ def parse_tournament(text: str, *, source: str = "the file") -> Tournament:
             f"{source}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})",
             code="bad_file",
         ) from None
+    except ValueError:  # an integer of over 4300 digits
+        raise UserError(f"{source}: a number in it is far too long", code="bad_file") from None
+    except RecursionError:
+        raise UserError(f"{source}: nested too deeply", code="bad_file") from None
     try:
         doc = TournamentFile.model_validate(raw)
     except ValidationError as error:
@@ -246,12 +295,13 @@ def dump_tournament(t: Tournament) -> str:
 
 
 def read_tournament(path: Path) -> Tournament:
+    """Read and check a tournament file of at most ``MAX_BYTES`` (UTF-8, a BOM is ignored)."""
+    data = read_file_bytes(path, max_bytes=MAX_BYTES)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such file", code="no_file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserError(f"{path}: cannot read it ({error})", code="bad_file") from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise UserError(f"{path}: not UTF-8 text (byte {error.start + 1})",
+                        code="bad_file") from None
     return parse_tournament(text, source=str(path))
 
 

@@ -31,6 +31,7 @@ from turnir.domain.penalties import (
     technical_result,
 )
 from turnir.domain.results import GameReason, MatchResult
+from turnir.domain.text import NOTE_LEN, clean_text
 from turnir.errors import UserError
 from turnir.services.common import changing, refuse_when_finished
 from turnir.services.judging import ActingJudge, acting_judge
@@ -137,7 +138,8 @@ def _store(change: Change, tournament_id: int, round_number: int, table: int, ga
     ruling_id = int(conn.execute(insert(game_rulings).values(
         tournament_id=tournament_id, round=round_number, table_no=table, game=game,
         judge_id=acting.id, judge_name=acting.name, explanation_ru=explanation.ru[:500],
-        explanation_en=explanation.en[:500], note=note[:1000], at=change.at,
+        explanation_en=explanation.en[:500],
+        note=clean_text(note, field="note", max_len=NOTE_LEN), at=change.at,
         actor=change.actor, **values,
     ).returning(game_rulings.c.id)).scalar_one())
     row = conn.execute(select(game_rulings).where(game_rulings.c.id == ruling_id)).mappings()

@@ -15,6 +15,7 @@ from datetime import date
 from sqlalchemy import Connection, RowMapping, select
 
 from turnir.domain.penalties import Judge, JudgeRole, RulesLevel
+from turnir.domain.text import NAME_LEN, clean_name
 from turnir.errors import UserError
 from turnir.services.common import utc_now
 from turnir.services.judges import JudgeRole as Role
@@ -65,7 +66,8 @@ def roles_of(conn: Connection, tournament_id: int, name: str) -> list[ActingJudg
     """Every role ``name`` has in the tournament, head judge first."""
     rows = conn.execute(
         select(judges).where(judges.c.tournament_id == tournament_id,
-                             judges.c.name_key == name_key(name))
+                             judges.c.name_key == name_key(clean_name(
+                                 name, field="judge's name", max_len=NAME_LEN)))
     ).mappings()
     found = [_as_acting(row) for row in rows]
     return sorted(found, key=lambda j: _PREFERENCE.index(j.role))

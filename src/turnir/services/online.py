@@ -46,6 +46,7 @@ from turnir.domain.online import decided_match
 from turnir.domain.penalties.games import Side as GameSide
 from turnir.domain.results import GameReason
 from turnir.domain.robot_rules import ChessResult, RobotSettings, Rule
+from turnir.domain.text import clean_text
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.robot.auth import RobotForbidden
 from turnir.robot.clock import Clock
@@ -426,7 +427,7 @@ def retry_game_end(db: Database, game_id: str, *, actor: str) -> OnlineResult:
 def dismiss_game_end(db: Database, game_id: str, *, actor: str, note: str) -> OnlineResult:
     """A judge sets an unapplied end aside (the result was settled another way); logged as
     ``robot.dismiss``."""
-    note = " ".join(note.split())
+    note = " ".join(clean_text(note, field="note", max_len=500).split())
     if not note:
         raise UserError("say why the result is dismissed", code="no_note")
     with db.read() as conn:

@@ -36,6 +36,7 @@ from turnir.domain.penalties import (
     escalate,
 )
 from turnir.domain.penalties import give_penalty as domain_give_penalty
+from turnir.domain.text import NOTE_LEN, clean_text
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.services.common import changing, refuse_when_finished, touch_tournament
 from turnir.services.judging import (
@@ -320,7 +321,7 @@ def give_penalty(
             records, record_id=next_seq(conn, tournament_id), player=number,
             infraction=infraction, level=level_of(row), given_at=at, judge=acting.judge,
             penalty=penalty, confirmed_by_head_judge=confirming is not None, deferred=deferred,
-            note=note[:1000],
+            note=clean_text(note, field="note", max_len=NOTE_LEN),
         )
         confirmer = ("" if not record.confirmed_by_head_judge
                      else acting.name if confirming is None else confirming.name)

@@ -25,6 +25,7 @@ from turnir.domain.penalties import (
     stale_automatic,
 )
 from turnir.domain.penalties import decide_appeal as domain_decide_appeal
+from turnir.domain.text import NOTE_LEN, clean_text
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.services.common import changing, refuse_when_finished, touch_tournament
 from turnir.services.judges import JudgeRole as Role
@@ -121,7 +122,8 @@ def decide_appeal(
         record = record_from_row(prow)
         appeal, updated = domain_decide_appeal(record, outcome=outcome, head_judge=head.judge,
                                                level=level_of(row), changed_to=changed_to,
-                                               note=note[:1000])
+                                               note=clean_text(note, field="note",
+                                                               max_len=NOTE_LEN))
         _update(conn, prow, updated, confirmed_by=head.name if changed_to else None)
         appeal_id = int(conn.execute(insert(appeals).values(
             tournament_id=tournament_id, penalty_id=prow["id"], outcome=appeal.outcome.value,
@@ -163,7 +165,7 @@ def withdraw_penalty(
                             "of its sources", code="not_withdrawable")
         if not record.active:
             raise ConflictError(f"penalty #{seq} is already withdrawn", code="withdrawn")
-        text = " ".join(reason.split())[:300]
+        text = clean_text(reason, field="reason", max_len=300, multiline=False)
         updated = _withdrawn(record, Text(f"; снято главным судьёй ({head.name}): {text}",
                                           f"; withdrawn by the head judge ({head.name}): {text}"))
         _update(conn, prow, updated)

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import Connection, insert, select
 
 from turnir.domain.ratings import hundredths, to_rating
+from turnir.domain.text import NAME_LEN, PLACE_LEN, BadTextError, clean_name
 from turnir.errors import UserError
 from turnir.formats.rating_list import RatingListLine
 from turnir.services.common import changing
@@ -52,6 +53,18 @@ class RatingImport:
     replay: ReplayResult
     """The replay of the history on the new base; ``changed`` lists every current rating the
     import changed."""
+
+
+def _checked(line: RatingListLine, index: int) -> RatingListLine:
+    """The line with its texts checked and normalised (``turnir.domain.text``)."""
+    try:
+        return replace(line, name=clean_name(line.name, field="name", max_len=NAME_LEN),
+                       city=clean_name(line.city, field="city", max_len=PLACE_LEN,
+                                       required=False),
+                       club=clean_name(line.club, field="club", max_len=PLACE_LEN,
+                                       required=False))
+    except BadTextError as error:
+        raise BadTextError(f"line {index}: {error.message}", field=error.field) from None
 
 
 def _match(conn: Connection, lines: Sequence[RatingListLine], change_at: datetime
@@ -97,6 +110,7 @@ def import_rating_list(db: Database, lines: Sequence[RatingListLine], *, actor: 
     """Load a rating list as the base and replay the history on it (see the module docstring)."""
     if not lines:
         raise UserError(f"{source} lists nobody", code="bad_file")
+    lines = [_checked(line, index) for index, line in enumerate(lines, start=1)]
     with changing(db, None, actor) as change:
         conn = change.conn
         lock_rating_book(conn)

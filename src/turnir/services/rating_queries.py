@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, func, select
 
 from turnir.domain.ratings import NEWCOMER_RATING, Bound, RatedFormat, to_rating
+from turnir.domain.text import PLACE_LEN, QUERY_LEN, clean_query, clean_ref
 from turnir.errors import NotFoundError, UserError
 from turnir.ratings_chart import ChartPoint, ChartText, rating_chart_svg
 from turnir.services.rating_reports import TournamentRatingReport, stored_report
@@ -98,13 +99,15 @@ def leaderboard(db: Database, *, by: RatingKind = RatingKind.PROFESSIONAL, searc
     query = (select(ranked.c.rank, people.c.id, people.c.name, people.c.city, people.c.club,
                     ranked.c.professional, ranked.c.warlock, ranked.c.tournaments)
              .join(people, people.c.id == ranked.c.person_id))
-    wanted = " ".join(search.split())
+    wanted = clean_query(search, field="search", max_len=QUERY_LEN)
+    city = clean_query(city, field="city", max_len=PLACE_LEN)
+    club = clean_query(club, field="club", max_len=PLACE_LEN)
     if wanted:
         query = query.where(people.c.name_key.contains(name_key(wanted), autoescape=True))
-    if city.strip():
-        query = query.where(people.c.city == city.strip())
-    if club.strip():
-        query = query.where(people.c.club == club.strip())
+    if city:
+        query = query.where(people.c.city == city)
+    if club:
+        query = query.where(people.c.club == club)
     with db.read() as conn:
         total = int(conn.execute(select(func.count()).select_from(query.subquery()))
                     .scalar_one())
@@ -189,13 +192,13 @@ class PlayerRatingProfile:
 def find_person(db: Database, ref: str | int) -> PersonRef:
     """A person by number (``12``, ``#12``), exact name, or a part of the name of a rated
     player; several matches are refused with the candidates."""
-    text = str(ref).strip().lstrip("#")
+    text = clean_ref(ref, field="person")
     with db.read() as conn:
-        if text.isdigit():
-            found = people_by_id(conn, [int(text)])
+        if isinstance(text, int):
+            found = people_by_id(conn, [text])
             if not found:
                 raise NotFoundError(f"no person #{text}", code="unknown_person")
-            return found[int(text)]
+            return found[text]
         key = name_key(text)
         if not key:
             raise UserError("give a player's name or number", code="unknown_person")

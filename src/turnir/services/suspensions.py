@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, RowMapping, insert, select, update
 
 from turnir.domain.penalties import Text
+from turnir.domain.text import clean_ref
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.services.common import changing
 from turnir.storage.database import Database
@@ -82,9 +83,9 @@ def _one(conn: Connection, suspension_id: int) -> SuspensionView:
 
 def find_person(conn: Connection, ref: int | str) -> RowMapping:
     """A person by id (``12``, ``#12``) or by a name only one person has."""
-    text = str(ref).strip().lstrip("#")
-    if text.isdigit():
-        row = conn.execute(select(people).where(people.c.id == int(text))).mappings().first()
+    text = clean_ref(ref, field="person")
+    if isinstance(text, int):
+        row = conn.execute(select(people).where(people.c.id == text)).mappings().first()
         if row is None:
             raise NotFoundError(f"no person #{text}", code="unknown_person")
         return row

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from sqlalchemy import insert
 
+from turnir.domain.text import NAME_LEN, clean_name
 from turnir.domain.tournament import Tournament
 from turnir.errors import UserError
 from turnir.formats.tournament_file import dump_tournament, parse_tournament
@@ -45,9 +46,10 @@ def import_tournament(
     """Store a tournament file as a new tournament (all of it, or nothing)."""
     t = parse_tournament(text, source=source)
     if name is not None:
-        if not name.strip():
+        cleaned = clean_name(name, field="tournament's name", max_len=NAME_LEN, required=False)
+        if not cleaned:
             raise UserError("the tournament needs a name", code="bad_name")
-        t = Tournament(name=" ".join(name.split()), settings=t.settings, seed=t.seed,
+        t = Tournament(name=cleaned, settings=t.settings, seed=t.seed,
                        players=t.players, rounds=t.rounds, undone=t.undone,
                        penalties=t.penalties)
     check_seed(t.seed)

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Connection, RowMapping, Table, func, insert, select, update
 
-from turnir.domain.text import NAME_LEN, clean_query
+from turnir.domain.text import NAME_LEN, clean_ref
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.storage.audit import AuditEntry as AuditEntry
 from turnir.storage.audit import Change as Change
@@ -67,19 +67,14 @@ def bump_version(conn: Connection, table: Table, row_id: int, version: int,
 # ----- tournaments -----------------------------------------------------------------------
 
 
-def _fits(digits: str) -> bool:
-    """A number typed by someone fits the 32-bit id columns (else it names nothing)."""
-    return len(digits) <= 10 and int(digits) < 2**31
-
-
 def find_tournament_id(conn: Connection, ref: str | int) -> int:
     """A tournament by id (``12``, ``#12``) or by its name (exact, case-insensitive)."""
-    text = clean_query(str(ref), field="tournament", max_len=NAME_LEN).lstrip("#")
-    if text.isascii() and text.isdigit() and _fits(text):
-        found = conn.execute(select(tournaments.c.id).where(tournaments.c.id == int(text)))
+    text = clean_ref(ref, field="tournament", max_len=NAME_LEN)
+    if isinstance(text, int):
+        found = conn.execute(select(tournaments.c.id).where(tournaments.c.id == text))
         if found.scalar() is not None:
-            return int(text)
-    key = name_key(text)
+            return text
+    key = name_key(str(text))
     ids = [row[0] for row in conn.execute(
         select(tournaments.c.id, tournaments.c.name).order_by(tournaments.c.id)
     ) if name_key(row[1]) == key]
@@ -129,12 +124,10 @@ def match_row(conn: Connection, round_id: int, round_number: int, table: int) ->
 
 def entry_by_ref(conn: Connection, tournament_id: int, ref: str | int) -> RowMapping:
     """An entry by number (``12``, ``#12``), exact name or unambiguous part of a name."""
-    text = clean_query(str(ref), field="player", max_len=NAME_LEN).lstrip("#")
+    text = clean_ref(ref, field="player", max_len=NAME_LEN)
     base = select(entries).where(entries.c.tournament_id == tournament_id)
-    if text.isascii() and text.isdigit():
-        if not _fits(text):
-            raise NotFoundError(f"no player #{text} in this tournament", code="unknown_player")
-        row = conn.execute(base.where(entries.c.number == int(text))).mappings().first()
+    if isinstance(text, int):
+        row = conn.execute(base.where(entries.c.number == text)).mappings().first()
         if row is None:
             raise NotFoundError(f"no player #{text} in this tournament", code="unknown_player")
         return row

@@ -6,6 +6,11 @@
   (``people.id``) whose entries it may report for; the password is an argon2 hash.
 - ``web_sessions``: a logged-in browser or API client; the key is the SHA-256 of the token the
   client holds (the token itself is never stored).
+- ``login_failures``: one row per failed login (неудачный вход) in the last window, shared by
+  every worker: the SHA-256 of the login as typed (never the text: people type passwords into
+  the login field) and the client's address (an IPv6 client by its /64 network). The login
+  rate limit counts them (``turnir.services.login_limits``); rows older than the window are
+  pruned at every failure.
 - ``result_reports``: a player's report of their own match (сообщение о результате); the
   result is recorded when the opponent reports the same one, and two different reports wait
   for a judge. A report belongs to one pairing *and its two players*: it goes with the pairing
@@ -23,13 +28,14 @@ from sqlalchemy import (
     CheckConstraint,
     ForeignKey,
     ForeignKeyConstraint,
+    Index,
     String,
     Table,
     UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from turnir.storage.tables import Base
+from turnir.storage.tables import Base, BigId
 
 ACCOUNT_ROLES = ("organizer", "head_judge", "floor_judge", "player")
 
@@ -68,6 +74,23 @@ class WebSession(Base):
                                             index=True)
     created_at: Mapped[datetime]
     expires_at: Mapped[datetime]
+
+
+class LoginFailure(Base):
+    """A failed login: which login (as a hash), from where, when."""
+
+    __tablename__ = "login_failures"
+    __table_args__ = (
+        Index("ix_login_failures_login_key_at", "login_key", "at"),
+        Index("ix_login_failures_address_at", "address", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    login_key: Mapped[str] = mapped_column(String(64))
+    """SHA-256 (hex) of the login as the login form normalises it."""
+    address: Mapped[str] = mapped_column(String(64))
+    """The client's address (IPv6: its /64 network), as ``client_address`` gives it."""
+    at: Mapped[datetime] = mapped_column(index=True)
 
 
 class ResultReport(Base):
@@ -124,5 +147,6 @@ def _table(model: type[Base]) -> Table:
 
 accounts = _table(Account)
 web_sessions = _table(WebSession)
+login_failures = _table(LoginFailure)
 result_reports = _table(ResultReport)
 round_timers = _table(RoundTimer)

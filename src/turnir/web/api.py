@@ -26,6 +26,8 @@ from turnir.services.accounts import (
     create_account,
     list_accounts,
     open_session,
+    set_active,
+    set_password,
 )
 from turnir.services.common import Status
 from turnir.services.queries import get_standings
@@ -48,6 +50,7 @@ from turnir.web.api_models import (
     LoginIn,
     PairIn,
     PairingOut,
+    PasswordIn,
     PlaceOut,
     PlayerIn,
     PlayerOut,
@@ -86,6 +89,7 @@ TournamentId = Annotated[int, Path(ge=1, le=2**31 - 1, description="The tourname
 RoundNumber = Annotated[int, Path(ge=1, le=10_000)]
 TableNumber = Annotated[int, Path(ge=1, le=100_000)]
 PlayerNumber = Annotated[int, Path(ge=1, le=2**31 - 1)]
+Login = Annotated[str, Path(min_length=1, max_length=100, description="The account's login")]
 EVERYONE = frozenset(Role)
 
 _DESCRIPTIONS = {
@@ -166,6 +170,28 @@ def create_api_router() -> APIRouter:
             state.db, login=body.login, name=body.name, password=body.password,
             role=body.role, person_id=body.person_id, actor=account.name,
             hasher=state.hasher))
+
+    @route("POST", "/accounts/{login}/deactivate", ORGANIZER, codes=(404, 409),
+           response_model=AccountOut)
+    def deactivate_account(state: StateDep, visitor: VisitorDep, login: Login) -> AccountOut:
+        """Its sessions and tokens end now and it cannot log in; 409 for the last organizer."""
+        account = allowed(visitor, ORGANIZER)
+        return AccountOut.of(set_active(state.db, login, False, actor=account.name))
+
+    @route("POST", "/accounts/{login}/activate", ORGANIZER, codes=(404,),
+           response_model=AccountOut)
+    def activate_account(state: StateDep, visitor: VisitorDep, login: Login) -> AccountOut:
+        account = allowed(visitor, ORGANIZER)
+        return AccountOut.of(set_active(state.db, login, True, actor=account.name))
+
+    @route("PUT", "/accounts/{login}/password", ORGANIZER, codes=(404,),
+           response_model=AccountOut)
+    def reset_password(state: StateDep, visitor: VisitorDep, login: Login,
+                       body: PasswordIn) -> AccountOut:
+        """A new password for the account; its sessions and tokens end."""
+        account = allowed(visitor, ORGANIZER)
+        return AccountOut.of(set_password(state.db, login, body.password, actor=account.name,
+                                          hasher=state.hasher))
 
     # ----- tournaments ---------------------------------------------------------------
 

@@ -49,11 +49,13 @@ class AccountOut(BaseModel):
     name: str
     role: AccountRole
     person_id: int | None
+    active: bool
+    """A deactivated account cannot log in (``POST /accounts/{login}/activate``)."""
 
     @staticmethod
     def of(a: AccountInfo) -> AccountOut:
         return AccountOut(id=a.id, login=a.login, name=a.name, role=a.role,
-                          person_id=a.person_id)
+                          person_id=a.person_id, active=a.active)
 
 
 class SessionOut(BaseModel):
@@ -66,8 +68,13 @@ class AccountIn(_In):
     login: Annotated[str, Field(min_length=1, max_length=100)]
     name: Name
     password: Annotated[str, Field(min_length=8, max_length=1000)]
-    role: AccountRole
+    role: AccountRole = AccountRole.PLAYER
+    """A player unless given another role (a player needs ``person_id``)."""
     person_id: Annotated[int | None, Field(ge=1, le=2**31 - 1)] = None
+
+
+class PasswordIn(_In):
+    password: Annotated[str, Field(min_length=8, max_length=1000)]
 
 
 class PointsIn(_In):

@@ -1,8 +1,8 @@
 """``create_app(settings)``: the whole web app, built on demand (no globals at import time).
 
-Pages (``public``, ``ratings_pages``, ``auth``, ``organizer``, ``judging``, ``printables``,
-``penalty_pages``) and the REST API (``api``, under ``/api/v1`` with its OpenAPI description
-at ``/api/v1/openapi.json``) call the same services (``turnir.services``).
+Pages (``public``, ``ratings_pages``, ``auth``, ``organizer``, ``accounts_pages``, ``judging``,
+``printables``, ``penalty_pages``) and the REST API (``api``, under ``/api/v1`` with its
+OpenAPI description at ``/api/v1/openapi.json``) call the same services (``turnir.services``).
 
 Around everything, even the handler of unexpected errors, two pure ASGI layers (outermost
 first): ``headers.SecurityHeaders`` (the real client and scheme behind a trusted proxy, and the
@@ -24,6 +24,7 @@ from starlette.types import ASGIApp
 from turnir.services.accounts import make_hasher
 from turnir.storage.database import Database
 from turnir.web import errors
+from turnir.web.accounts_pages import create_accounts_router
 from turnir.web.api import PREFIX as API_PREFIX
 from turnir.web.api import create_api_router
 from turnir.web.auth import create_auth_router
@@ -37,7 +38,7 @@ from turnir.web.organizer import create_organizer_router
 from turnir.web.penalty_pages import create_penalty_router
 from turnir.web.public import create_public_router
 from turnir.web.ratings_pages import create_ratings_router
-from turnir.web.security import LoginLimiter
+from turnir.web.security import login_limits
 from turnir.web.settings import WebSettings
 from turnir.web.templating import Templates
 
@@ -84,8 +85,7 @@ def create_app(settings: WebSettings | None = None, *, db: Database | None = Non
     app.state.web = WebState(
         settings=settings, db=database,
         templates=Templates(zone(settings.timezone), {"static_url": "/static"}),
-        limiter=LoginLimiter(failures=settings.login_failures,
-                             window_s=settings.login_window_s),
+        limiter=login_limits(settings),
         cache=cache, stamps=stamps,
         hasher=make_hasher(fast=settings.fast_hashing),
     )
@@ -94,7 +94,7 @@ def create_app(settings: WebSettings | None = None, *, db: Database | None = Non
                        default_locale=settings.default_locale)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     routers = [create_public_router(), create_ratings_router(), create_auth_router(),
-               create_organizer_router(), create_judging_router(),
+               create_organizer_router(), create_accounts_router(), create_judging_router(),
                create_penalty_router(), create_api_router()]
     for router in routers:
         app.include_router(router)

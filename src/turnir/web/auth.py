@@ -1,4 +1,5 @@
-"""Logging in and out of the pages (the API has ``/api/v1/session``)."""
+"""Logging in and out of the pages (the API has ``/api/v1/session``). Both draw a new CSRF
+nonce (``deps.rotate_csrf``): the tokens of the page before do not work after."""
 
 from __future__ import annotations
 
@@ -7,23 +8,18 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
-from turnir.errors import UserError
-from turnir.services.accounts import AccountInfo, authenticate, close_session, open_session
-from turnir.web.deps import StateDep, VisitorDep, WebState, done, render, require_csrf
+from turnir.services import login_limits
+from turnir.services.accounts import AccountInfo, close_session, open_session
+from turnir.web.deps import StateDep, VisitorDep, WebState, done, render, require_csrf, rotate_csrf
 from turnir.web.public import safe_next
 from turnir.web.security import SESSION_COOKIE, client_address, cookie_secure
 
 
 def log_in(state: WebState, login: str, password: str, address: str) -> AccountInfo:
-    """Check the password under the rate limit (429 after too many failures)."""
-    state.limiter.check(login, address)
-    try:
-        account = authenticate(state.db, login, password, hasher=state.hasher)
-    except UserError:
-        state.limiter.failed(login, address)
-        raise
-    state.limiter.succeeded(login, address)
-    return account
+    """Check the password under the rate limit (429 after too many failures), the counts
+    shared by every worker (``turnir.services.login_limits``)."""
+    return login_limits.log_in(state.db, login, password, address, limits=state.limiter,
+                               hasher=state.hasher)
 
 
 def create_auth_router() -> APIRouter:
@@ -34,16 +30,19 @@ def create_auth_router() -> APIRouter:
         return render(request, "login.html", next=safe_next(next), login="", title=None)
 
     @router.post("/login", dependencies=[Depends(require_csrf)])
-    def login(request: Request, state: StateDep,
+    def login(request: Request, state: StateDep, visitor: VisitorDep,
               login: Annotated[str, Form(max_length=100)],
               password: Annotated[str, Form(max_length=1000)],
               next: Annotated[str, Form(max_length=2000)] = "/") -> Response:
         account = log_in(state, login, password, client_address(request))
+        if visitor.session_token is not None and not visitor.bearer:
+            close_session(state.db, visitor.session_token)  # the browser's previous login
         token = open_session(state.db, account, lifetime=state.session_lifetime)
         response = done(request, safe_next(next))
         response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="lax",
                             secure=cookie_secure(request, state.settings), path="/",
                             max_age=int(state.session_lifetime.total_seconds()))
+        rotate_csrf(request, response, token)
         return response
 
     @router.post("/logout", dependencies=[Depends(require_csrf)])
@@ -52,6 +51,7 @@ def create_auth_router() -> APIRouter:
             close_session(state.db, visitor.session_token)
         response = done(request, "/")
         response.delete_cookie(SESSION_COOKIE, path="/")
+        rotate_csrf(request, response, None)
         return response
 
     return router

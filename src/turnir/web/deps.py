@@ -12,6 +12,7 @@ from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from turnir.services.accounts import session_account
+from turnir.services.login_limits import LoginLimits
 from turnir.storage.database import Database
 from turnir.web.cache import PageCache, Stamps
 from turnir.web.i18n import COOKIE as LANG_COOKIE
@@ -22,7 +23,6 @@ from turnir.web.security import (
     CSRF_FIELD,
     CSRF_HEADER,
     SESSION_COOKIE,
-    LoginLimiter,
     Visitor,
     check_csrf,
     cookie_secure,
@@ -40,7 +40,7 @@ class WebState:
     settings: WebSettings
     db: Database
     templates: Templates
-    limiter: LoginLimiter
+    limiter: LoginLimits
     cache: PageCache
     stamps: Stamps
     hasher: PasswordHasher
@@ -88,7 +88,8 @@ def get_visitor(request: Request) -> Visitor:
     locale = negotiate(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language"),
                        state.settings.default_locale)
     visitor = Visitor(account=account, locale=locale, csrf_nonce=nonce,
-                      csrf_token=csrf_token_for(state.settings.secret_key, nonce),
+                      csrf_token=csrf_token_for(state.settings.secret_key, nonce,
+                                                token if account is not None else None),
                       new_csrf=new, bearer=bearer is not None and account is not None,
                       session_token=token if account is not None else None)
     request.state.visitor = visitor
@@ -123,6 +124,16 @@ def set_csrf_cookie(response: Response, visitor: Visitor, settings: WebSettings,
     if visitor.new_csrf:
         response.set_cookie(CSRF_COOKIE, visitor.csrf_nonce, httponly=True, samesite="lax",
                             secure=cookie_secure(request, settings), path="/")
+
+
+def rotate_csrf(request: Request, response: Response, session_token: str | None) -> str:
+    """A new ``turnir_csrf`` nonce on ``response`` (at login and logout: a token seen before
+    does not carry over); the token forms get with it in that session."""
+    state = get_state(request)
+    nonce = new_nonce()
+    response.set_cookie(CSRF_COOKIE, nonce, httponly=True, samesite="lax",
+                        secure=cookie_secure(request, state.settings), path="/")
+    return csrf_token_for(state.settings.secret_key, nonce, session_token)
 
 
 def page_context(request: Request, visitor: Visitor, settings: WebSettings) -> dict[str, Any]:

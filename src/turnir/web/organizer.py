@@ -14,7 +14,8 @@ from fastapi.responses import HTMLResponse, Response
 from turnir.domain.model import Settings
 from turnir.domain.results import PointsTable
 from turnir.errors import UserError
-from turnir.formats.players_csv import parse_players_csv
+from turnir.formats.players_csv import MAX_BYTES as MAX_PLAYERS_FILE
+from turnir.formats.players_csv import read_players_bytes
 from turnir.services import players as player_service
 from turnir.services.accounts import AccountRole, create_account, list_accounts, player_accounts
 from turnir.services.common import RulesLevel, Status, TournamentFormat
@@ -28,14 +29,21 @@ from turnir.web.templating import N_
 
 TournamentId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 PlayerNumber = Annotated[int, Path(ge=1, le=2**31 - 1)]
-MAX_CSV = 2_000_000
+
+
+def _shown_filename(name: str | None) -> str:
+    """An uploaded file's name for messages: its last part, without control characters."""
+    base = (name or "").replace("\\", "/").rsplit("/", 1)[-1]
+    shown = "".join(c for c in base if c.isprintable())[:100]
+    return shown or "the file"
 
 
 def _int(text: str, what: str, *, low: int, high: int, default: int | None = None) -> int | None:
     cleaned = text.strip()
     if not cleaned:
         return default
-    if not cleaned.lstrip("-").isdigit() or not low <= int(cleaned) <= high:
+    digits = cleaned.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or not low <= int(cleaned) <= high:
         raise UserError(f"{what}: a whole number from {low} to {high}", code="bad_number")
     return int(cleaned)
 
@@ -134,14 +142,8 @@ def create_organizer_router() -> APIRouter:
                              tid: TournamentId,
                              file: Annotated[UploadFile, File()]) -> Response:
         actor = organizer(visitor)
-        data = await file.read(MAX_CSV + 1)
-        if len(data) > MAX_CSV:
-            raise UserError("the file is larger than 2 MB", code="bad_file")
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise UserError("the file is not UTF-8 text", code="bad_file") from None
-        lines = parse_players_csv(text, source=file.filename or "the file")
+        data = await file.read(MAX_PLAYERS_FILE + 1)
+        lines = read_players_bytes(data, source=_shown_filename(file.filename))
         player_service.register_players(state.db, tid, lines, actor=actor)
         return done(request, f"/t/{tid}/manage#players")
 

@@ -4,13 +4,17 @@
   ``Secure`` behind HTTPS) holding a random token; the database keeps its SHA-256
   (``turnir.services.accounts``). API clients may send the same token as
   ``Authorization: Bearer …`` (``POST /api/v1/session`` gives one).
-- **CSRF.** Every visitor gets a random ``turnir_csrf`` cookie (HttpOnly, SameSite=Lax); every
-  form carries ``csrf_token``, an HMAC of that cookie with the server's secret, and HTMX sends
-  it as the ``X-CSRF-Token`` header. Every POST from a browser (a cookie session or none) must
+- **CSRF.** Every visitor gets a random ``turnir_csrf`` cookie, the *nonce* (HttpOnly,
+  SameSite=Lax); every form carries ``csrf_token``, an HMAC with the server's secret of the
+  nonce *and of the visitor's session* (the SHA-256 of its token; nothing for the anonymous),
+  and HTMX sends it as the ``X-CSRF-Token`` header. Logging in and logging out draw a new
+  nonce. So a token seen before the login, or in another session, or planted together with
+  its nonce cookie, is refused. Every POST from a browser (a cookie session or none) must
   carry it; only a bearer-token API call needs none (a browser never adds that header).
-- **Login attempts** are limited per login and address: after ``login_failures`` failures in
-  ``login_window_s`` seconds the next try is refused with 429 until the window passes (kept in
-  the process's memory: one worker, or per worker behind a balancer).
+- **Login attempts** are limited per login and address, per login and per address, with the
+  counts in the database, shared by every worker (``turnir.services.login_limits``; the
+  limits are ``WebSettings.login_*``). The address is the TCP peer, or what a trusted proxy
+  forwarded (``client_address``).
 """
 
 from __future__ import annotations
@@ -18,16 +22,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import threading
-import time
-from collections import deque
 from dataclasses import dataclass
+from datetime import timedelta
 from enum import StrEnum
 
 from fastapi import Request
 
 from turnir.errors import UserError
 from turnir.services.accounts import AccountInfo, AccountRole
+from turnir.services.login_limits import LoginLimits
+from turnir.services.login_limits import TooManyAttempts as TooManyAttempts
 from turnir.web.settings import WebSettings
 
 SESSION_COOKIE = "turnir_session"
@@ -46,12 +50,6 @@ class Forbidden(UserError):
     """Logged in, but the role does not allow this (403)."""
 
     code = "forbidden"
-
-
-class TooManyAttempts(UserError):
-    """Too many failed logins (429)."""
-
-    code = "too_many_attempts"
 
 
 class BadCsrf(UserError):
@@ -86,7 +84,7 @@ class Visitor:
     csrf_nonce: str
     """The ``turnir_csrf`` cookie (new when the browser had none)."""
     csrf_token: str
-    """What forms carry: the HMAC of the nonce."""
+    """What forms carry: the HMAC of the nonce and the session (``csrf_token_for``)."""
     new_csrf: bool
     """The response must set the ``turnir_csrf`` cookie."""
     bearer: bool
@@ -121,8 +119,11 @@ class Visitor:
         return self.account is not None and self.account.role is AccountRole.ORGANIZER
 
 
-def csrf_token_for(secret: str, nonce: str) -> str:
-    return hmac.new(secret.encode(), nonce.encode(), hashlib.sha256).hexdigest()
+def csrf_token_for(secret: str, nonce: str, session_token: str | None = None) -> str:
+    """The token forms carry: bound to the nonce cookie and to the session (none: anonymous)."""
+    session = hashlib.sha256(session_token.encode()).hexdigest() if session_token else ""
+    message = f"{nonce}\x00{session}".encode()
+    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 
 def new_nonce() -> str:
@@ -133,7 +134,8 @@ def check_csrf(secret: str, visitor: Visitor, submitted: str | None) -> None:
     if visitor.bearer:
         return
     if visitor.new_csrf or not submitted or not hmac.compare_digest(
-        submitted, csrf_token_for(secret, visitor.csrf_nonce)
+        submitted.encode("utf-8", "replace"), csrf_token_for(secret, visitor.csrf_nonce,
+                                           visitor.session_token).encode()
     ):
         raise BadCsrf("the form has expired or did not come from this site; reload the page "
                       "and send it again")
@@ -153,40 +155,9 @@ def cookie_secure(request: Request, settings: WebSettings) -> bool:
     return settings.secure_cookies or request.url.scheme == "https"
 
 
-class LoginLimiter:
-    """Failed logins per (login, address) in a sliding window."""
-
-    def __init__(self, *, failures: int, window_s: float) -> None:
-        self.failures = failures
-        self.window_s = window_s
-        self._seen: dict[tuple[str, str], deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def _recent(self, key: tuple[str, str], now: float) -> deque[float]:
-        times = self._seen.setdefault(key, deque())
-        while times and times[0] <= now - self.window_s:
-            times.popleft()
-        return times
-
-    def check(self, login: str, address: str) -> None:
-        """Refuse when this login from this address failed too often lately."""
-        key = (login.strip().casefold(), address)
-        now = time.monotonic()
-        with self._lock:
-            times = self._recent(key, now)
-            if len(times) >= self.failures:
-                wait = int(times[0] + self.window_s - now) + 1
-                raise TooManyAttempts(
-                    f"too many failed logins; try again in {wait} s", code="too_many_attempts")
-
-    def failed(self, login: str, address: str) -> None:
-        key = (login.strip().casefold(), address)
-        with self._lock:
-            self._recent(key, time.monotonic()).append(time.monotonic())
-            if len(self._seen) > 10_000:  # forget the oldest keys
-                for old in list(self._seen)[:5_000]:
-                    del self._seen[old]
-
-    def succeeded(self, login: str, address: str) -> None:
-        with self._lock:
-            self._seen.pop((login.strip().casefold(), address), None)
+def login_limits(settings: WebSettings) -> LoginLimits:
+    """The login rate limit's numbers from the settings (``TURNIR_LOGIN_*``)."""
+    return LoginLimits(per_pair=settings.login_failures,
+                       per_login=settings.login_failures_per_login,
+                       per_address=settings.login_failures_per_address,
+                       window=timedelta(seconds=settings.login_window_s))

@@ -12,6 +12,10 @@ anyway on a request that came over HTTPS, directly or through a trusted proxy) |
 | ``TURNIR_MAX_UPLOAD`` | ``10M`` | largest ``multipart/form-data`` body (file uploads) |
 | ``TURNIR_HSTS_SECONDS`` | ``31536000`` | HSTS max-age on HTTPS responses; ``0``: none |
 | ``TURNIR_TIMEZONE`` | the server's zone | how times are shown |
+| ``TURNIR_LOGIN_FAILURES`` | ``5`` | failed logins per login from one address in the window |
+| ``TURNIR_LOGIN_FAILURES_PER_LOGIN`` | ``20`` | failed logins per login from any address |
+| ``TURNIR_LOGIN_FAILURES_PER_ADDRESS`` | ``100`` | failed logins per address (IPv6: /64) |
+| ``TURNIR_LOGIN_WINDOW_S`` | ``900`` | the login limits' sliding window, in seconds |
 
 Sizes are bytes, or with a ``K`` or ``M`` suffix (1024-based).
 """
@@ -26,6 +30,10 @@ from dataclasses import dataclass, field
 from turnir.web.proxies import TrustedProxies
 
 MB = 1024 * 1024
+LOGIN_LIMITS = (("TURNIR_LOGIN_FAILURES", "login_failures"),
+                ("TURNIR_LOGIN_FAILURES_PER_LOGIN", "login_failures_per_login"),
+                ("TURNIR_LOGIN_FAILURES_PER_ADDRESS", "login_failures_per_address"),
+                ("TURNIR_LOGIN_WINDOW_S", "login_window_s"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -41,8 +49,14 @@ class WebSettings:
     poll_seconds: int = 10
     """How often public pages refresh themselves (HTMX polling)."""
     login_failures: int = 5
-    """Failed logins allowed per login and address in ``login_window_s``; then 429."""
-    login_window_s: int = 300
+    """Failed logins allowed per login from one address in ``login_window_s``; then 429
+    (``turnir.services.login_limits``)."""
+    login_failures_per_login: int = 20
+    """Failed logins allowed per login from any address (one account guessed from many)."""
+    login_failures_per_address: int = 100
+    """Failed logins allowed per address (IPv6: per /64) for any login (password spraying)."""
+    login_window_s: int = 900
+    """The sliding window of the three login limits, in seconds."""
     fast_hashing: bool = False
     """Cheapest argon2 parameters (tests only)."""
     page_size: int = 100
@@ -83,6 +97,12 @@ class WebSettings:
         for name, key in (("TURNIR_MAX_BODY", "max_body"), ("TURNIR_MAX_UPLOAD", "max_upload")):
             if environ.get(name, "").strip():
                 values[key] = parse_size(environ[name], name)
+        for name, key in LOGIN_LIMITS:
+            number = environ.get(name, "").strip()
+            if number:
+                if not number.isdigit() or int(number) < 1:
+                    raise ValueError(f"{name}: {number!r} is not a positive whole number")
+                values[key] = int(number)
         hsts = environ.get("TURNIR_HSTS_SECONDS", "").strip()
         if hsts:
             if not hsts.isdigit():

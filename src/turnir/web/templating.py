@@ -52,6 +52,10 @@ ERROR_TEXTS = {
     "duplicate_player": N_("This player is already registered."),
     "duplicate_login": N_("This login is taken."),
     "weak_password": N_("The password needs at least 8 characters."),
+    "last_organizer": N_("This is the last active organizer; make another organizer first."),
+    "unknown_account": N_("There is no such account."),
+    "no_person": N_("A player's account must name the player; choose another role for an "
+                    "organizer or a judge."),
     "stale_version": N_("Someone changed this meanwhile; reload and try again."),
     "round_closed": N_("This round is closed; ask a judge."),
     "invalid_request": N_("The form is not filled in correctly."),
