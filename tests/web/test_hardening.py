@@ -93,7 +93,21 @@ def scope_of(app: Any, method: str, path: str, headers: dict[str, str], *,
 
 
 def run(app: Any, scope: Scope, exchange: Exchange) -> Exchange:
-    asyncio.run(app(scope, exchange.receive, exchange.send))
+    """``app`` on ``scope`` in an event loop of its own thread (the browser tests leave one
+    running in this thread)."""
+    failed: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            asyncio.run(app(scope, exchange.receive, exchange.send))
+        except BaseException as error:  # re-raised in the test's thread
+            failed.append(error)
+
+    thread = threading.Thread(target=call)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
     return exchange
 
 
