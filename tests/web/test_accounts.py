@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -17,7 +18,14 @@ from sqlalchemy import select
 from typer.testing import CliRunner
 
 from tests.services.builders import event
-from tests.web.conftest import PASSWORD, Clients, add_account, csrf_of, settings_for
+from tests.web.conftest import (
+    PASSWORD,
+    Clients,
+    LiveServer,
+    add_account,
+    csrf_of,
+    settings_for,
+)
 from turnir.cli.main import app as cli
 from turnir.errors import UserError
 from turnir.services.accounts import (
@@ -375,3 +383,32 @@ def test_item11_csrf_rotated_at_login(db: Database, any_clients: Clients) -> Non
     assert browser.cookies["turnir_csrf"] != nonce
     assert browser.post("/login", data={"login": "org", "password": PASSWORD,
                                         "csrf_token": mine}).status_code == 403
+
+
+def test_item13_the_accounts_page_in_a_browser(live_server: LiveServer, browser: Any) -> None:
+    """Chromium, as the organizer uses the page: deactivate (the confirmation), reactivate,
+    and a drawn password, shown once, that the person then logs in with."""
+    from playwright.sync_api import expect
+
+    from tests.web.test_browser import login, new_page
+
+    add_account(live_server.db, "org", AccountRole.ORGANIZER)
+    add_account(live_server.db, "anna", AccountRole.FLOOR_JUDGE)
+    organizer, anna = new_page(browser), new_page(browser)
+    login(organizer, live_server, "org")
+    login(anna, live_server, "anna")
+    organizer.on("dialog", lambda dialog: dialog.accept())
+    organizer.goto(f"{live_server.url}/accounts")
+    row = organizer.locator("#account-anna")
+    row.get_by_role("button", name="отключить").click()
+    expect(row.locator("td.state")).to_have_text("отключена")
+    anna.reload()
+    expect(anna.locator("form[action='/logout']")).to_have_count(0)
+    row.get_by_role("button", name="включить снова").click()
+    expect(row.locator("td.state")).to_have_text("действует")
+    row.get_by_role("button", name="Задать").click()
+    shown = organizer.locator("#messages")
+    expect(shown).to_contain_text("Новый пароль для anna:")
+    found = re.search(r"anna: (\S+) \(", shown.inner_text())
+    assert found, shown.inner_text()
+    login(anna, live_server, "anna", found.group(1))
