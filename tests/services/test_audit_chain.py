@@ -5,9 +5,11 @@ pairing or result changed with SQL behind the log's back."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import threading
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -17,11 +19,23 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import delete, func, insert, inspect, select, text, update
 from sqlalchemy.exc import DBAPIError
 
+from tests.robot.online_builders import (
+    FOOLS_MATE,
+    LAGGING,
+    api,
+    events,
+    first_check,
+    moves,
+    online_event,
+    register,
+    robot_on,
+)
 from tests.services.audit_builders import behind_the_triggers, entry_id, finish, full_run
 from tests.services.builders import ORGANIZER, event, offline_event, play_round
 from turnir.domain.results import parse_result
 from turnir.errors import UserError
 from turnir.formats.tournament_file import dump_tournament
+from turnir.services import audit_replay
 from turnir.services.accounts import AccountRole, create_account, make_hasher
 from turnir.services.audit import Anchor, Finding, Problem, log_page, verify_log
 from turnir.services.results import record_result
@@ -30,7 +44,7 @@ from turnir.services.transfer import import_tournament
 from turnir.storage.audit import Change, entry_digest
 from turnir.storage.database import Database
 from turnir.storage.migrate import SCRIPT_LOCATION
-from turnir.storage.tables import Base, audit_log, pairings, rounds
+from turnir.storage.tables import Base, audit_log, games, pairings, rounds
 
 
 def _first(db: Database, tid: int | None = None) -> Problem:
@@ -365,3 +379,38 @@ def test_item14_the_log_page_gives_the_newest_entries_and_the_verification(
     page = log_page(db, tid, limit=3)
     assert [e.seq for e in page.entries] == [page.verification.head_seq - i for i in range(3)]
     assert page.verification.ok
+
+
+def test_item14_the_robots_results_verify(db: Database) -> None:
+    """The online judge robot's results (its decision and an ordinary end, game by game) are
+    replayed like any other; a game row changed afterwards is found."""
+    ev = online_event(db, best_of=3)
+    robot, results, clock = robot_on(db, {"m-g2/first": 0.2})
+    a, b = ev.players(1)
+    with api(robot, results) as client:
+        register(client, "m-g1", a, b, ev.id, 1, game=1)
+        events(client, "m-g1", *moves(*FOOLS_MATE))
+        register(client, "m-g2", b, a, ev.id, 1, game=2)
+        events(client, "m-g2", *LAGGING)
+        first_check(client, clock)
+    chain = verify_log(db, ev.id).chains[0]
+    assert chain.ok and chain.pairings_checked and chain.unchecked == ()
+    with db.write() as conn:
+        conn.execute(update(games).where(games.c.number == 2).values(reason="resignation"))
+    problem = _first(db, ev.id)
+    assert problem.kind is Finding.DIFFERS and (problem.round, problem.table) == (1, 1)
+    assert [d.field for d in problem.differences] == ["games"]
+
+
+def test_item14_every_action_the_code_logs_is_known_to_the_replay() -> None:
+    """A new action must be classified: followed by the replay, or known to change no pairing
+    and no result (else verify would call it "not checked" on every database)."""
+    source = Path(audit_replay.__file__).resolve().parents[1]
+    logged = set()
+    for path in source.rglob("*.py"):
+        logged |= set(re.findall(r'\.log\(\s*[\w.]+,\s*f?"([a-z_.]+)"', path.read_text()))
+    assert len(logged) > 20
+    unknown = {a for a in logged if a not in audit_replay.CHECKED
+               and a not in audit_replay.NEUTRAL
+               and not a.startswith(audit_replay.NEUTRAL_PREFIXES)}
+    assert unknown == set()

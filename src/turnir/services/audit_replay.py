@@ -38,12 +38,13 @@ Game = tuple[str | None, str]
 """One game as stored: the winner (``a``, ``b`` or ``None`` for a draw) and the reason."""
 
 NEUTRAL = frozenset({
-    "tournament.create", "tournament.finish", "player.register", "player.import",
-    "player.check_in", "player.drop", "round.timer", "report.submit", "robot.dismiss",
+    "tournament.create", "tournament.finish", "tournament.robot", "player.register",
+    "player.import", "player.check_in", "player.drop", "round.timer", "report.submit",
+    "robot.dismiss",
 })
 """Actions that change no pairing and no result."""
 NEUTRAL_PREFIXES = ("account.", "rating.", "suspension.", "penalty.", "infraction.",
-                    "judging.", "judge.", "game.")
+                    "catalogue.", "judging.", "judge.", "game.", "robot.token.")
 """Families of actions that never touch pairings or results themselves: a penalty or a game
 ruling that changes a result does it through ``services.results`` (a ``result.*`` entry)."""
 
