@@ -32,5 +32,12 @@ class ConflictError(UserError):
     code = "conflict"
 
 
+class ForbiddenError(UserError):
+    """The person is known but may not do this here (the web answers 403): e.g. a judge of
+    another tournament (``turnir.services.judges.NotStaffError``)."""
+
+    code = "forbidden"
+
+
 class InvariantError(AssertionError):
     """A bug: an internal invariant does not hold."""

@@ -19,6 +19,7 @@ from turnir.cli.db_common import (
     actor_name,
     console,
     database,
+    fail,
     guarded,
     progress_bar,
     tournament_id,
@@ -27,7 +28,7 @@ from turnir.cli.parsing import parse_points
 from turnir.domain.model import Settings
 from turnir.formats.players_csv import read_players_csv
 from turnir.services.common import RulesLevel, Status, TournamentFormat, TournamentInfo
-from turnir.services.judges import JudgeRole, add_judge, list_judges
+from turnir.services.judges import JudgeRole, add_judge, list_judges, remove_staff
 from turnir.services.players import register_players
 from turnir.services.tournaments import (
     create_tournament,
@@ -67,6 +68,9 @@ def new(
     rules_level: Annotated[RulesLevel, typer.Option(help="Rules level (J-7).")]
     = RulesLevel.AMATEUR,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: drawn now).")] = None,
+    organizer: Annotated[str | None, typer.Option(
+        help="The web login that becomes its organizer (issue 10: roles are per tournament).")]
+    = None,
     actor: ActorOption = None,
 ) -> None:
     """Create a tournament in the database (and register players from a CSV)."""
@@ -77,7 +81,8 @@ def new(
                                 top_best_of=top_best_of, swiss_rounds=rounds, top_size=top)
             lines = read_players_csv(players) if players is not None else None
             info = create_tournament(db, name=name, actor=who, settings=settings, format=format,
-                                     rules_level=rules_level, seed=seed)
+                                     rules_level=rules_level, seed=seed,
+                                     organizer_login=organizer)
             if lines:
                 with progress_bar("registering players") as bar:
                     register_players(db, info.id, lines, actor=who, progress=bar)
@@ -179,17 +184,24 @@ def set_(
 @judge_app.command("add")
 def judge_add(
     tournament: TournamentArg,
-    name: Annotated[str, typer.Argument(help="The judge's name.")],
+    name: Annotated[str, typer.Argument(
+        help="The judge's name (default with --account: the account's name).")] = "",
     role: Annotated[JudgeRole, typer.Option(help="The role.")] = JudgeRole.FLOOR_JUDGE,
     official: Annotated[bool, typer.Option(help="An official representative (J-5).")] = False,
+    account: Annotated[str | None, typer.Option(
+        help="The web login acting in this role: only a linked login has the role's rights "
+             "on the web.")] = None,
     actor: ActorOption = None,
 ) -> None:
-    """Give someone a role in the tournament."""
+    """Give someone a role in the tournament (with --account, a web login too)."""
+    if not name.strip() and account is None:
+        raise fail("name the judge, or give --account LOGIN")
     with database() as db:
         tid = tournament_id(db, tournament)
         judge = guarded(lambda: add_judge(db, tid, name=name, role=role, actor=actor_name(actor),
-                                          official_representative=official))
-    console.print(f"{judge.name} is {judge.role.value.replace('_', ' ')}.")
+                                          official_representative=official, login=account))
+    login = f" (login {judge.login})" if judge.login else ""
+    console.print(f"{judge.name} is {judge.role.value.replace('_', ' ')}{login}.")
 
 
 @judge_app.command("list")
@@ -200,4 +212,19 @@ def judge_list(tournament: TournamentArg) -> None:
         judges = guarded(lambda: list_judges(db, tid))
     for judge in judges:
         flag = " (official representative)" if judge.official_representative else ""
-        console.print(f"{judge.role.value.replace('_', ' ')}: {judge.name}{flag}")
+        login = f", login {judge.login}" if judge.login else ", no login"
+        console.print(f"#{judge.id} {judge.role.value.replace('_', ' ')}: {judge.name}{flag}"
+                      f"{login}")
+
+
+@judge_app.command("unlink")
+def judge_unlink(
+    tournament: TournamentArg,
+    judge: Annotated[int, typer.Argument(help="The staff member's number (`turnir judge list`).")],
+    actor: ActorOption = None,
+) -> None:
+    """Take the web login off a staff role: it loses the role; the judge stays named."""
+    with database() as db:
+        tid = tournament_id(db, tournament)
+        found = guarded(lambda: remove_staff(db, tid, judge, actor=actor_name(actor)))
+    console.print(f"{found.name} is {found.role.value.replace('_', ' ')} without a login now.")

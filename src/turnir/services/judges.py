@@ -1,26 +1,59 @@
-"""The judges of a tournament and their roles (J-5, J-7, J-8): organizer, head judge, floor
-judge; the official representative flag matters for suspensions (J-5)."""
+"""The staff of a tournament (судейская коллегия) and their roles (J-5, J-7, J-8; issue 10
+item 1): its organizer (организатор), its head judge (главный судья, one per tournament) and its
+floor judges (судьи в зале); the official representative flag matters for suspensions (J-5).
+
+**Roles are per tournament.** A web account has rights in a tournament only through a staff row
+of that tournament linked to it (``judges.account_id``); the account's own role on the server
+(``turnir.services.accounts``) gives none. What each role may do is one of three sets:
+``ORGANIZER_ONLY`` (registration, rounds, the clock, finishing, the staff), ``HEAD_OR_ORGANIZER``
+(drops, appeals) and ``ANY_STAFF`` (results, corrections, the judges' pages). The creator of a
+tournament, when it is created by an account, becomes its organizer.
+
+A service that changes what only staff may change takes ``account_id``: the web account making
+the change, refused (``NotStaffError``) unless it has one of the allowed roles in that
+tournament. ``None`` is the local operator: the CLI, whose shell access to the database makes it
+the administrator. A staff row without an account is a judge named for the record (and for the
+CLI, which names its judge); it gives no web account any right.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sqlalchemy import RowMapping, insert, select
+from sqlalchemy import Connection, RowMapping
 
-from turnir.domain.text import NAME_LEN, clean_name
-from turnir.errors import UserError
-from turnir.services.common import changing, refuse_when_finished, touch_tournament
+from turnir.domain.text import LOGIN_LEN, NAME_LEN, BadTextError, clean_login, clean_name
+from turnir.errors import ForbiddenError, NotFoundError, UserError
+from turnir.services.common import changing, touch_tournament
+from turnir.storage import staff_rows
 from turnir.storage.database import Database
 from turnir.storage.mappers import name_key, tournament_row
-from turnir.storage.repositories import person_for
-from turnir.storage.tables import judges
+from turnir.storage.repositories import Change, person_for
 
 
 class JudgeRole(StrEnum):
     ORGANIZER = "organizer"
     HEAD_JUDGE = "head_judge"
     FLOOR_JUDGE = "floor_judge"
+
+
+ORGANIZER_ONLY = frozenset({JudgeRole.ORGANIZER})
+"""Registration and check-in, pairing and undoing rounds, the round clock, finishing, the staff,
+player logins."""
+HEAD_OR_ORGANIZER = frozenset({JudgeRole.ORGANIZER, JudgeRole.HEAD_JUDGE})
+"""Dropping players, deciding appeals."""
+ANY_STAFF = frozenset(JudgeRole)
+"""Recording and correcting results, penalties, the judges' pages (grid, printables, penalty list
+and report)."""
+_RANK = (JudgeRole.ORGANIZER, JudgeRole.HEAD_JUDGE, JudgeRole.FLOOR_JUDGE)
+
+
+class NotStaffError(ForbiddenError):
+    """A web account acting in a tournament where it has no (or not the needed) role (403)."""
+
+    code = "not_staff"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,54 +64,184 @@ class JudgeInfo:
     official_representative: bool
     person_id: int | None
     version: int
+    account_id: int | None = None
+    """The web account acting in this role (``None``: named only)."""
+    login: str | None = None
+    """That account's login."""
 
 
-def _info(row: RowMapping) -> JudgeInfo:
+def _info(row: RowMapping, login: str | None = None) -> JudgeInfo:
     return JudgeInfo(id=row["id"], name=row["name"], role=JudgeRole(row["role"]),
                      official_representative=bool(row["official_representative"]),
-                     person_id=row["person_id"], version=row["version"])
+                     person_id=row["person_id"], version=row["version"],
+                     account_id=row["account_id"], login=login)
+
+
+def _spoken(roles: Iterable[JudgeRole]) -> str:
+    return " or ".join(r.value.replace("_", " ") for r in _RANK if r in set(roles))
+
+
+# ----- what role an account has in a tournament ------------------------------------------
+
+
+def staff_roles_in(conn: Connection, tournament_id: int, account_id: int) -> list[JudgeRole]:
+    """Every role the account has in the tournament, the highest first."""
+    found = {JudgeRole(r) for r in staff_rows.account_roles(conn, tournament_id, account_id)}
+    return [r for r in _RANK if r in found]
+
+
+def staff_role(db: Database, tournament_id: int, account_id: int) -> JudgeRole | None:
+    """The one answer to "what role does this account have in tournament T": its highest
+    (organizer, then head judge, then floor judge; each may do what the next may), or ``None``.
+    An unknown tournament is ``NotFoundError``."""
+    with db.read() as conn:
+        tournament_row(conn, tournament_id)
+        roles = staff_roles_in(conn, tournament_id, account_id)
+    return roles[0] if roles else None
+
+
+def check_staff(conn: Connection, tournament_id: int, account_id: int | None,
+                allowed: frozenset[JudgeRole], *, what: str) -> None:
+    """Refuse the web account ``account_id`` unless it has one of ``allowed`` in the tournament;
+    ``None`` (the local operator, the CLI) is never refused."""
+    if account_id is None:
+        return
+    roles = staff_roles_in(conn, tournament_id, account_id)
+    if not roles:
+        raise NotStaffError(f"you have no role in tournament #{tournament_id}; only its "
+                            f"{_spoken(allowed)} may {what}")
+    if not allowed & set(roles):
+        raise NotStaffError(f"you are {_spoken(roles)} of tournament #{tournament_id}; only its "
+                            f"{_spoken(allowed)} may {what}", code="forbidden")
+
+
+# ----- adding and removing staff ---------------------------------------------------------
+
+
+def account_for_staff(conn: Connection, login: str) -> RowMapping:
+    """The account ``login`` names, when it may be staff: active, not a player's."""
+    try:
+        key = clean_login(login, field="login", max_len=LOGIN_LEN)
+    except BadTextError as error:
+        raise UserError(error.message, code="bad_login") from None
+    account = staff_rows.account_by_login(conn, key)
+    if account is None:
+        raise NotFoundError(f"no account {key!r}", code="unknown_account")
+    if account["role"] == "player":
+        raise UserError(f"{account['login']!r} is a player's login; a judge needs a login of "
+                        "their own", code="player_account")
+    if not account["active"]:
+        raise UserError(f"the account {account['login']!r} is deactivated",
+                        code="inactive_account")
+    return account
+
+
+def _check_free(existing: list[RowMapping], cleaned: str, role: JudgeRole,
+                account_id: int | None) -> None:
+    for judge in existing:
+        same_person = (judge["name_key"] == name_key(cleaned) if account_id is None
+                       else judge["account_id"] == account_id)
+        if same_person and judge["role"] == role.value:
+            raise UserError(f"{judge['name']} is already {role.value.replace('_', ' ')}",
+                            code="duplicate_judge")
+        if role is JudgeRole.HEAD_JUDGE and judge["role"] == JudgeRole.HEAD_JUDGE.value:
+            raise UserError(f"{judge['name']} is already the head judge",
+                            code="duplicate_judge")
+
+
+def add_staff_in(change: Change, tournament_id: int, *, name: str, role: JudgeRole,
+                 official_representative: bool = False,
+                 account: RowMapping | None = None) -> JudgeInfo:
+    """Give a person a role, inside the caller's transaction. With ``account``, the row is
+    linked to it; a row of the same name and role without an account is linked instead of
+    adding another."""
+    conn = change.conn
+    cleaned = clean_name(name or (account["name"] if account is not None else ""),
+                         field="judge's name", max_len=NAME_LEN)
+    account_id = None if account is None else int(account["id"])
+    existing = staff_rows.staff_rows(conn, tournament_id)
+    login = None if account is None else str(account["login"])
+    named = next((j for j in existing if account_id is not None and j["account_id"] is None
+                  and j["name_key"] == name_key(cleaned) and j["role"] == role.value), None)
+    if named is not None:
+        judge_id = int(named["id"])
+        staff_rows.set_account(conn, judge_id, named["version"], account_id)
+        change.log(tournament_id, "judge.link", "judge", judge_id, {"account": None},
+                   {"account": login, "role": role.value})
+    else:
+        _check_free(existing, cleaned, role, account_id)
+        person = person_for(conn, name=cleaned, city="", club="", at=change.at)
+        judge_id = staff_rows.insert_staff(
+            conn, tournament_id=tournament_id, person_id=person, name=cleaned,
+            name_key=name_key(cleaned), role=role.value, account_id=account_id,
+            official_representative=official_representative, version=1)
+        change.log(tournament_id, "judge.add", "judge", judge_id, None, {
+            "name": cleaned, "role": role.value,
+            "official_representative": official_representative,
+            **({"account": login} if login is not None else {}),
+        })
+    found = staff_rows.staff_row(conn, tournament_id, judge_id)
+    assert found is not None
+    return _info(found, login)
 
 
 def add_judge(
-    db: Database, tournament_id: int, *, name: str, role: JudgeRole, actor: str,
-    official_representative: bool = False,
+    db: Database, tournament_id: int, *, name: str = "", role: JudgeRole, actor: str,
+    official_representative: bool = False, login: str | None = None,
+    account_id: int | None = None,
 ) -> JudgeInfo:
-    """Give a person a role in the tournament; one head judge per tournament (J-8)."""
-    cleaned = clean_name(name, field="judge's name", max_len=NAME_LEN)
+    """Give a person a role in the tournament; one head judge per tournament (J-8).
+
+    ``login``: the web account that acts in this role (``name`` defaults to its name); without
+    it the judge is named only. ``account_id``: the web account making the change, which must
+    be the tournament's organizer. Staff can be added after the end too (to read the judges'
+    pages; nothing in a finished tournament changes)."""
     role = JudgeRole(role)
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
         row = tournament_row(conn, tournament_id)
-        refuse_when_finished(row)
-        existing = list(conn.execute(
-            select(judges).where(judges.c.tournament_id == tournament_id)
-        ).mappings())
-        for judge in existing:
-            if judge["name_key"] == name_key(cleaned) and judge["role"] == role.value:
-                raise UserError(f"{judge['name']} is already {role.value.replace('_', ' ')}",
-                                code="duplicate_judge")
-            if role is JudgeRole.HEAD_JUDGE and judge["role"] == JudgeRole.HEAD_JUDGE.value:
-                raise UserError(f"{judge['name']} is already the head judge",
-                                code="duplicate_judge")
-        person = person_for(conn, name=cleaned, city="", club="", at=change.at)
-        judge_id = int(conn.execute(insert(judges).values(
-            tournament_id=tournament_id, person_id=person, name=cleaned,
-            name_key=name_key(cleaned), role=role.value,
-            official_representative=official_representative, version=1,
-        ).returning(judges.c.id)).scalar_one())
+        check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY, what="change the staff")
+        account = None if login is None else account_for_staff(conn, login)
+        made = add_staff_in(change, tournament_id, name=name, role=role,
+                            official_representative=official_representative, account=account)
         touch_tournament(conn, row)
-        change.log(tournament_id, "judge.add", "judge", judge_id, None, {
-            "name": cleaned, "role": role.value,
-            "official_representative": official_representative,
-        })
-        found = conn.execute(select(judges).where(judges.c.id == judge_id)).mappings().one()
+        return made
+
+
+def remove_staff(db: Database, tournament_id: int, judge_id: int, *, actor: str,
+                 account_id: int | None = None) -> JudgeInfo:
+    """Take the web account off a staff row: the account loses that role in the tournament;
+    the row stays, named, for the record (penalties and reports name their judge). The last
+    organizer with a login is kept (add another first)."""
+    with changing(db, tournament_id, actor) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY, what="change the staff")
+        judge = staff_rows.staff_row(conn, tournament_id, judge_id)
+        if judge is None:
+            raise NotFoundError(f"no staff member #{judge_id} in this tournament",
+                                code="unknown_judge")
+        if judge["account_id"] is None:
+            raise UserError(f"{judge['name']} has no login in this tournament",
+                            code="no_login")
+        organizers = [j for j in staff_rows.staff_rows(conn, tournament_id)
+                      if j["role"] == JudgeRole.ORGANIZER.value and j["account_id"] is not None]
+        if judge["role"] == JudgeRole.ORGANIZER.value and len(organizers) == 1:
+            raise UserError("the tournament keeps at least one organizer with a login; add "
+                            "another organizer first", code="last_staff_organizer")
+        account = staff_rows.account_by_id(conn, judge["account_id"])
+        staff_rows.set_account(conn, judge_id, judge["version"], None)
+        touch_tournament(conn, row)
+        change.log(tournament_id, "judge.unlink", "judge", judge_id,
+                   {"account": account["login"] if account is not None else None,
+                    "role": judge["role"]}, {"account": None})
+        found = staff_rows.staff_row(conn, tournament_id, judge_id)
+        assert found is not None
         return _info(found)
 
 
 def list_judges(db: Database, tournament_id: int) -> list[JudgeInfo]:
+    """The tournament's staff in the order they were added, with their logins."""
     with db.read() as conn:
         tournament_row(conn, tournament_id)
-        return [_info(r) for r in conn.execute(
-            select(judges).where(judges.c.tournament_id == tournament_id)
-            .order_by(judges.c.id)
-        ).mappings()]
+        return [_info(r, r["login"]) for r in staff_rows.staff_rows(conn, tournament_id)]

@@ -238,11 +238,14 @@ def _player_entry(conn: Connection, tournament_id: int, player: str | int) -> Ro
 def preview_penalty(
     db: Database, tournament_id: int, *, player: str | int, reason: str, judge: str,
     penalty: Penalty | None = None, given_at: GivenAt | None = None,
+    account_id: int | None = None,
 ) -> PenaltyPreview:
-    """The penalty ``judge`` would give ``player`` for ``reason`` now, without giving it."""
+    """The penalty ``judge`` would give ``player`` for ``reason`` now, without giving it
+    (``account_id``: the web account acting, as in ``give_penalty``)."""
     with db.read() as conn:
         row = tournament_row(conn, tournament_id)
-        acting = acting_judge(conn, tournament_id, judge, what="give penalties")
+        acting = acting_judge(conn, tournament_id, judge, what="give penalties",
+                              account_id=account_id)
         entry = _player_entry(conn, tournament_id, player)
         level = level_of(row)
         infraction = load_catalogue(conn, tournament_id).get(reason)
@@ -280,10 +283,13 @@ def give_penalty(
     judge: str | None = None, penalty: Penalty | None = None, given_at: GivenAt | None = None,
     confirmed_by: str | None = None, deferred: bool = False, note: str = "",
     suspension_until: date | None = None, idempotency_key: str | None = None,
+    account_id: int | None = None,
 ) -> PenaltyOutcome:
     """Give ``player`` a penalty for ``reason`` (an infraction code of the catalogue).
 
-    ``judge`` (default: the actor) must be a head or floor judge of the tournament.
+    ``judge`` (default: the actor) must be a head or floor judge of the tournament; a web
+    account (``account_id``) is the judge linked to it, whatever the name
+    (``turnir.services.judging.acting_judge``).
     ``penalty``: the judge's choice when it differs from the guide's; at Professional level and
     above such a deviation needs ``confirmed_by`` naming the head judge (J-7). ``given_at``:
     when (J-3; default: see the module docstring); ``deferred`` moves a game loss to the next
@@ -307,7 +313,8 @@ def give_penalty(
             if answered is not None:
                 return PenaltyOutcome(view_of(conn, tournament_id, answered["seq"]), (),
                                       answered["dropped_after"], answered["suspension_id"])
-        acting = acting_judge(conn, tournament_id, judge or actor, what="give penalties")
+        acting = acting_judge(conn, tournament_id, judge or actor, what="give penalties",
+                              account_id=account_id)
         entry = _player_entry(conn, tournament_id, player)
         number = entry["number"]
         catalogue = load_catalogue(conn, tournament_id)

@@ -108,17 +108,18 @@ class AppealDecision:
 def decide_appeal(
     db: Database, tournament_id: int, seq: int, *, outcome: AppealOutcome, actor: str,
     judge: str | None = None, changed_to: Penalty | None = None, note: str = "",
-    expected_version: int | None = None,
+    expected_version: int | None = None, account_id: int | None = None,
 ) -> AppealDecision:
     """The head judge decides an appeal against a floor judge's penalty #``seq`` (J-8):
-    upheld, changed to ``changed_to``, or withdrawn; the outcome is recorded."""
+    upheld, changed to ``changed_to``, or withdrawn; the outcome is recorded. A web account
+    (``account_id``) must be the tournament's head judge itself."""
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
         row = tournament_row(conn, tournament_id)
         refuse_when_finished(row)
         prow = _penalty_for_change(conn, tournament_id, seq, expected_version)
         head = acting_judge(conn, tournament_id, judge or actor, what="decide appeals",
-                            roles=(Role.HEAD_JUDGE,))
+                            roles=(Role.HEAD_JUDGE,), account_id=account_id)
         record = record_from_row(prow)
         appeal, updated = domain_decide_appeal(record, outcome=outcome, head_judge=head.judge,
                                                level=level_of(row), changed_to=changed_to,
@@ -147,9 +148,11 @@ def decide_appeal(
 def withdraw_penalty(
     db: Database, tournament_id: int, seq: int, *, reason: str, actor: str,
     judge: str | None = None, expected_version: int | None = None,
+    account_id: int | None = None,
 ) -> PenaltyView:
     """The head judge withdraws penalty #``seq`` entered in error (a wrong player, a slip of
-    the finger); recorded with the reason. Appeals go through ``decide_appeal``."""
+    the finger); recorded with the reason. Appeals go through ``decide_appeal``; a web account
+    (``account_id``) must be the head judge itself."""
     if not reason.strip():
         raise UserError("say why the penalty is withdrawn", code="no_reason")
     with changing(db, tournament_id, actor) as change:
@@ -158,7 +161,7 @@ def withdraw_penalty(
         refuse_when_finished(row)
         prow = _penalty_for_change(conn, tournament_id, seq, expected_version)
         head = acting_judge(conn, tournament_id, judge or actor, what="withdraw penalties",
-                            roles=(Role.HEAD_JUDGE,))
+                            roles=(Role.HEAD_JUDGE,), account_id=account_id)
         record = record_from_row(prow)
         if record.judge is None:
             raise UserError(f"penalty #{seq} was added up automatically (J-6); withdraw one "

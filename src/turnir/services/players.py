@@ -25,6 +25,7 @@ from turnir.errors import ConflictError, UserError
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.common import changing, refuse_when_finished, touch_tournament
 from turnir.services.eligibility import check_registration
+from turnir.services.judges import HEAD_OR_ORGANIZER, ORGANIZER_ONLY, check_staff
 from turnir.storage.database import Database
 from turnir.storage.mappers import (
     Progress,
@@ -103,11 +104,15 @@ def _refuse_taken(conn: Connection, tournament_id: int, name: str) -> None:
 def register_player(
     db: Database, tournament_id: int, *, name: str, actor: str, city: str = "",
     club: str = "", byes: int = 0, person_id: int | None = None, checked_in: bool = False,
+    account_id: int | None = None,
 ) -> PlayerInfo:
-    """Register a player before round 1, with privilege byes for the first ``byes`` rounds."""
+    """Register a player before round 1, with privilege byes for the first ``byes`` rounds.
+    ``account_id``: the web account registering, which must be the tournament's organizer
+    (``turnir.services.judges``; every use case below takes it the same way)."""
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
         row = tournament_row(conn, tournament_id)
+        check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY, what="register players")
         _refuse_started(row)
         number = next_entry_number(conn, tournament_id)
         player = _new_player(number, name, city, club, byes, row["swiss_rounds"])
@@ -142,7 +147,7 @@ def _new_player(number: int, name: str, city: str, club: str, byes: int,
 
 def register_players(
     db: Database, tournament_id: int, lines: Sequence[PlayerLine], *, actor: str,
-    progress: Progress | None = None,
+    progress: Progress | None = None, account_id: int | None = None,
 ) -> list[PlayerInfo]:
     """Register a whole list (a players CSV) at once: all of them, or none when any is wrong."""
     if not lines:
@@ -150,6 +155,7 @@ def register_players(
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
         row = tournament_row(conn, tournament_id)
+        check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY, what="register players")
         _refuse_started(row)
         first = next_entry_number(conn, tournament_id)
         new = []
@@ -207,12 +213,13 @@ def list_players(db: Database, tournament_id: int) -> list[PlayerInfo]:
 
 def check_in(
     db: Database, tournament_id: int, player: str | int, *, actor: str, present: bool = True,
-    expected_version: int | None = None,
+    expected_version: int | None = None, account_id: int | None = None,
 ) -> PlayerInfo:
     """Mark a player as present (or not) before round 1; ``start_round`` can drop the absent."""
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
         refuse_when_finished(tournament_row(conn, tournament_id))
+        check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY, what="check players in")
         entry = entry_by_ref(conn, tournament_id, player)
         check_version(conn, tournament_id, "entry", entry["number"], entry["name"],
                       expected_version, entry["version"])
@@ -226,13 +233,15 @@ def check_in(
 
 def drop_player(
     db: Database, tournament_id: int, player: str | int, *, actor: str, reason: str = "",
-    expected_version: int | None = None,
+    expected_version: int | None = None, account_id: int | None = None,
 ) -> PlayerInfo:
-    """The player leaves: not paired from the next round on, keeps their results (P-7)."""
+    """The player leaves: not paired from the next round on, keeps their results (P-7).
+    A web account (``account_id``) must be the organizer or the head judge."""
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
         row = tournament_row(conn, tournament_id)
         refuse_when_finished(row)
+        check_staff(conn, tournament_id, account_id, HEAD_OR_ORGANIZER, what="drop players")
         entry = entry_by_ref(conn, tournament_id, player)
         check_version(conn, tournament_id, "entry", entry["number"], entry["name"],
                       expected_version, entry["version"])
@@ -277,7 +286,7 @@ def drop_absent(conn: Connection, tournament_id: int, actor: str, at: Any) -> li
 
 def late_entry(
     db: Database, tournament_id: int, *, name: str, actor: str, city: str = "", club: str = "",
-    byes_for_missed_rounds: bool = False,
+    byes_for_missed_rounds: bool = False, account_id: int | None = None,
 ) -> PlayerInfo:
     """Late entry (P-7): joins from the next round with 0 points, or with privilege byes for
     the rounds already played."""
@@ -285,6 +294,7 @@ def late_entry(
         conn = change.conn
         row = tournament_row(conn, tournament_id)
         refuse_when_finished(row)
+        check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY, what="register players")
         before = load_tournament(conn, tournament_id)
         after = add_late_player(
             before, clean_name(name, field="name", max_len=NAME_LEN),

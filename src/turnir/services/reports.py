@@ -31,6 +31,7 @@ from turnir.domain.results import MatchResult
 from turnir.errors import ConflictError, InvariantError, UserError
 from turnir.services.accounts import AccountInfo
 from turnir.services.common import changing, refuse_when_finished
+from turnir.services.judges import ORGANIZER_ONLY, check_staff
 from turnir.services.results import RecordedResult, record_result_in
 from turnir.storage.database import Database
 from turnir.storage.mappers import (
@@ -185,13 +186,15 @@ class RoundTimer:
 
 
 def start_timer(db: Database, tournament_id: int, round_number: int, *, minutes: int,
-                actor: str) -> RoundTimer:
-    """Start (or restart) the round's clock for ``minutes``."""
+                actor: str, account_id: int | None = None) -> RoundTimer:
+    """Start (or restart) the round's clock for ``minutes``; a web account (``account_id``)
+    must be the tournament's organizer (``turnir.services.judges``)."""
     if not 1 <= minutes <= 600:
         raise UserError("a round lasts from 1 to 600 minutes", code="bad_timer")
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
         refuse_when_finished(tournament_row(conn, tournament_id))
+        check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY, what="start the clock")
         round_row(conn, tournament_id, round_number)
         key = (round_timers.c.tournament_id == tournament_id,
                round_timers.c.round == round_number)

@@ -39,6 +39,7 @@ from turnir.domain.results import GameReason, MatchEnding, MatchOutcome, MatchRe
 from turnir.domain.tournament import check_result_change
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.services.common import check_actor, refuse_when_finished, utc_now
+from turnir.services.judges import ANY_STAFF, check_staff
 from turnir.services.penalty_losses import apply_penalty_losses, settle_penalty_losses
 from turnir.storage.audit import append_entry
 from turnir.storage.database import Database
@@ -187,14 +188,17 @@ def record_result(
     db: Database, tournament_id: int, round_number: int, table: int, result: MatchResult, *,
     actor: str, correction: bool = False, expected_version: int | None = None,
     idempotency_key: str | None = None, games_played: Sequence[GameReport] | None = None,
+    account_id: int | None = None,
 ) -> RecordedResult:
     """Record the result at a table, or correct it (``correction=True``, a judge's action).
 
     ``expected_version``: the pairing's version the change is based on; a stale one is refused
     with the name of who changed it. ``games_played``: the games one by one, when reported.
     ``idempotency_key``: the same key again returns the first answer and changes nothing.
+    ``account_id``: the web account recording, which must be on the tournament's staff.
     """
     with db.write() as conn:
+        check_staff(conn, tournament_id, account_id, ANY_STAFF, what="record results")
         return record_result_in(
             conn, tournament_id, round_number, table, result, actor=actor,
             correction=correction, expected_version=expected_version,

@@ -18,6 +18,7 @@ from turnir.domain.tournament import (
 from turnir.errors import ConflictError, InvariantError
 from turnir.services.common import Status, changing, refuse_when_finished, touch_tournament
 from turnir.services.eligibility import check_head_judge_at_start
+from turnir.services.judges import ORGANIZER_ONLY, check_staff
 from turnir.services.penalty_effects import decide_waiting_match_losses
 from turnir.services.players import drop_absent
 from turnir.storage.database import Database
@@ -52,14 +53,15 @@ def round_json(rnd: Round) -> dict[str, Any]:
 
 def start_round(
     db: Database, tournament_id: int, *, actor: str, expected_version: int | None = None,
-    drop_absent_players: bool = False,
+    drop_absent_players: bool = False, account_id: int | None = None,
 ) -> RoundView:
     """Pair the next round: Swiss while Swiss rounds remain, then the top (P-1..P-5).
 
     With ``drop_absent_players`` before round 1, players who did not check in are dropped
-    first (each drop logged).
+    first (each drop logged). A web account (``account_id``) must be the organizer.
     """
     with changing(db, tournament_id, actor) as change:
+        check_staff(change.conn, tournament_id, account_id, ORGANIZER_ONLY, what="pair rounds")
         return _pair(change, tournament_id, expected_version, drop_absent_players, top=False)
 
 
@@ -118,11 +120,14 @@ def _pair(change: Change, tournament_id: int, expected_version: int | None,
 
 def undo_round(
     db: Database, tournament_id: int, *, actor: str, expected_version: int | None = None,
+    account_id: int | None = None,
 ) -> RoundView | None:
     """Remove the last round when none of its matches has a result (P-7); returns the round
-    that is now the last one (``None`` when none is left)."""
+    that is now the last one (``None`` when none is left). A web account (``account_id``) must
+    be the organizer."""
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
+        check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY, what="undo rounds")
         row = tournament_row(conn, tournament_id)
         refuse_when_finished(row)
         check_version(conn, tournament_id, "tournament", tournament_id, "the tournament",

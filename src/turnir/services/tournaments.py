@@ -20,6 +20,13 @@ from turnir.services.common import (
     info_from_row,
     tournament_info,
 )
+from turnir.services.judges import (
+    ORGANIZER_ONLY,
+    JudgeRole,
+    account_for_staff,
+    add_staff_in,
+    check_staff,
+)
 from turnir.storage.database import Database
 from turnir.storage.mappers import load_tournament, settings_columns, tournament_row
 from turnir.storage.repositories import check_version, find_tournament_id
@@ -43,8 +50,12 @@ def create_tournament(
     db: Database, *, name: str, actor: str, settings: Settings | None = None,
     format: TournamentFormat = TournamentFormat.SWISS,
     rules_level: RulesLevel = RulesLevel.AMATEUR, seed: int | None = None,
+    organizer_login: str | None = None,
 ) -> TournamentInfo:
-    """A new tournament in registration; the seed is drawn now unless given (P-3 e, T-7)."""
+    """A new tournament in registration; the seed is drawn now unless given (P-3 e, T-7).
+
+    ``organizer_login``: the web account that becomes its organizer (the account creating it on
+    the web, or ``turnir tournament new --organizer LOGIN``; issue 10 item 1)."""
     chosen = settings or Settings()
     drawn = check_seed(seed if seed is not None else secrets.randbits(48))
     checked = new_tournament(" ".join(name.split()), (), settings=chosen, seed=drawn)
@@ -59,6 +70,9 @@ def create_tournament(
             "name": checked.name, "format": str(format), "rules_level": str(rules_level),
             "seed": drawn, "settings": settings_json(chosen),
         })
+        if organizer_login is not None:
+            add_staff_in(change, tid, name="", role=JudgeRole.ORGANIZER,
+                         account=account_for_staff(change.conn, organizer_login))
         return tournament_info(change.conn, tid)
 
 
@@ -93,16 +107,18 @@ def get_tournament(db: Database, tournament_id: int) -> TournamentDetails:
 
 def finish_tournament(
     db: Database, tournament_id: int, *, actor: str, expected_version: int | None = None,
-    early: bool = False,
+    early: bool = False, account_id: int | None = None,
 ) -> TournamentInfo:
     """Close the tournament: nothing changes in it afterwards (results are final, S-6).
 
     The last round must have every result; before the planned rounds (and the top) are over,
-    only ``early=True`` closes it.
+    only ``early=True`` closes it. A web account (``account_id``) must be its organizer.
     """
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
         row = tournament_row(conn, tournament_id)
+        check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY,
+                    what="finish the tournament")
         check_version(conn, tournament_id, "tournament", tournament_id, "the tournament",
                       expected_version, row["version"])
         if row["status"] == Status.FINISHED:

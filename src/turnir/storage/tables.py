@@ -317,11 +317,17 @@ class Game(Base):
 
 
 class Judge(Base):
-    """A judge of a tournament and their role; J-5 needs the official representative flag."""
+    """A member of a tournament's staff (судейская коллегия) and their role: its organizer, head
+    judge or a floor judge; J-5 needs the official representative flag.
+
+    ``account_id`` links the row to the web account that acts in this role (issue 10 item 1,
+    migration 0010): a web account has the rights of a role in a tournament only through such a
+    row. A row without an account is a judge named for the record and for the CLI."""
 
     __tablename__ = "judges"
     __table_args__ = (
         UniqueConstraint("tournament_id", "name_key", "role", name="uq_judges_role"),
+        Index("uq_judges_account", "tournament_id", "account_id", "role", unique=True),
         CheckConstraint(_one_of("role", JUDGE_ROLES), name="role"),
     )
 
@@ -333,6 +339,8 @@ class Judge(Base):
     role: Mapped[str] = mapped_column(String(20))
     official_representative: Mapped[bool] = mapped_column(Boolean, default=False)
     version: Mapped[int] = mapped_column(default=1)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), index=True)
+    """The web account acting in this role, or ``None`` (a judge named only)."""
 
 
 class AuditRecord(Base):

@@ -21,8 +21,9 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("tournaments", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("robot_allowed", sa.Boolean(), server_default=sa.text("false"), nullable=False))
+    # A plain ALTER TABLE … ADD COLUMN: a batch copy of ``tournaments`` fails on SQLite once
+    # other tables' rows reference it.
+    op.add_column("tournaments", sa.Column("robot_allowed", sa.Boolean(), server_default=sa.text("false"), nullable=False))
 
     op.create_table(
         "robot_tokens",
@@ -48,5 +49,6 @@ def downgrade() -> None:
     with op.batch_alter_table("robot_tokens", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_robot_tokens_tournament_id"))
     op.drop_table("robot_tokens")
-    with op.batch_alter_table("tournaments", schema=None) as batch_op:
-        batch_op.drop_column("robot_allowed")
+    # A plain ALTER TABLE … DROP COLUMN (SQLite 3.35+): a batch copy of ``tournaments`` would
+    # drop the table that every other table references, which SQLite refuses once it has rows.
+    op.drop_column("tournaments", "robot_allowed")
