@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from decimal import Decimal
 
 import pytest
 
 from tests.services.builders import JUDGE, ORGANIZER, event, offline_event, play_round, snapshot
+from tests.services.penalty_builders import give, judged_event
 from turnir.domain.model import Settings
+from turnir.domain.text import LOGIN_LEN, NAME_LEN, NOTE_LEN, PLACE_LEN, REASON_LEN
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.formats.players_csv import PlayerLine
+from turnir.formats.rating_list import RatingListLine
 from turnir.formats.tournament_file import dump_tournament
+from turnir.services.accounts import AccountRole, authenticate, create_account, make_hasher
+from turnir.services.judges import JudgeRole, add_judge
 from turnir.services.players import (
     check_in,
     drop_player,
@@ -20,10 +26,15 @@ from turnir.services.players import (
     register_player,
     register_players,
 )
+from turnir.services.rating_lists import import_rating_list
+from turnir.services.rating_queries import find_person, leaderboard
 from turnir.services.rounds import start_round, swap_seats, undo_round
 from turnir.services.tournaments import create_tournament, find_tournament, finish_tournament
 from turnir.services.transfer import export_tournament, import_tournament
 from turnir.storage.database import Database
+from turnir.storage.tables import audit_log, drops, entries, judges, people, tournaments
+from turnir.storage.tables_accounts import accounts
+from turnir.storage.tables_penalties import penalties
 
 
 def refused(db: Database, action: Callable[[], object], error: type[UserError],
@@ -131,3 +142,102 @@ def test_malformed_import_file_leaves_the_database_unchanged(db: Database, case:
 
 def test_import_then_export_needs_a_known_tournament(db: Database) -> None:
     refused(db, lambda: export_tournament(db, 5), NotFoundError, "no tournament #5")
+
+
+# ----- issue 10 item 8: text is checked in one place, the same on both databases ------------
+
+
+def test_item8_nul_control_characters_and_long_names_are_refused(db: Database) -> None:
+    tid = event(db, 3)
+    cases: list[tuple[Callable[[], object], str]] = [
+        (lambda: register_player(db, tid, name="Анна\x00Котова", actor=ORGANIZER),
+         r"the name contains a control character \(U\+0000\) at position 5"),
+        (lambda: register_player(db, tid, name="Анна\x1b[2J", actor=ORGANIZER),
+         r"the name contains a control character \(U\+001B\)"),
+        (lambda: register_player(db, tid, name="я" * 201, actor=ORGANIZER),
+         "the name is longer than 200 characters"),
+        (lambda: register_player(db, tid, name="ß" * 150, actor=ORGANIZER),
+         "the name is longer than 200 characters"),
+        (lambda: register_player(db, tid, name="Анна", city="я" * 101, actor=ORGANIZER),
+         "the city is longer than 100 characters"),
+        (lambda: register_player(db, tid, name="Анна", club="Клуб\x85", actor=ORGANIZER),
+         r"the club contains a control character \(U\+0085\)"),
+        (lambda: register_players(db, tid, [PlayerLine("Вера"), PlayerLine("Глеб\x00")],
+                                  actor=ORGANIZER), "player 2: the name contains a control"),
+        (lambda: register_player(db, tid, name="Анна", actor="Орг\x00"),
+         "the actor's name contains a control character"),
+        (lambda: create_tournament(db, name="Кубок\x00", actor=ORGANIZER),
+         "the tournament's name contains a control character"),
+        (lambda: create_tournament(db, name="К" * 201, actor=ORGANIZER),
+         "the tournament's name is longer than 200"),
+        (lambda: add_judge(db, tid, name="Судья\x00", role=JudgeRole.FLOOR_JUDGE,
+                           actor=ORGANIZER), "the judge's name contains a control character"),
+        (lambda: add_judge(db, tid, name="С" * 201, role=JudgeRole.FLOOR_JUDGE,
+                           actor=ORGANIZER), "the judge's name is longer than 200"),
+        (lambda: drop_player(db, tid, 1, actor=JUDGE, reason="ушёл\x00"),
+         "the reason contains a control character"),
+        (lambda: drop_player(db, tid, 1, actor=JUDGE, reason="я" * 501),
+         "the reason is longer than 500"),
+        (lambda: drop_player(db, tid, "Игрок\x00", actor=JUDGE),
+         "the player contains a control character"),
+        (lambda: find_tournament(db, "Кубок\x00"), "the tournament contains a control"),
+        (lambda: leaderboard(db, search="Анна\x00"), "the search contains a control character"),
+        (lambda: leaderboard(db, search="я" * 201), "the search is longer than 200"),
+        (lambda: leaderboard(db, city="Тверь\x00"), "the city contains a control character"),
+        (lambda: find_person(db, "Анна\x00"), "the person contains a control character"),
+        (lambda: import_rating_list(db, [RatingListLine("Анна\x00", "", "", Decimal(120),
+                                                        None)], actor=ORGANIZER),
+         "line 1: the name contains a control character"),
+        (lambda: create_account(db, login="org\x00", name="Орг", password="password1",
+                                role=AccountRole.ORGANIZER, actor=ORGANIZER,
+                                hasher=make_hasher(fast=True)), "login"),
+        (lambda: create_account(db, login="org", name="О" * 201, password="password1",
+                                role=AccountRole.ORGANIZER, actor=ORGANIZER,
+                                hasher=make_hasher(fast=True)),
+         "the account's name is longer than 200"),
+    ]
+    for action, message in cases:
+        error = refused(db, action, UserError, message)
+        assert error.code in ("bad_text", "bad_login"), (message, error.code)
+    with pytest.raises(UserError, match="wrong login or password"):
+        authenticate(db, "org\x00", "password1", hasher=make_hasher(fast=True))
+
+
+def test_item8_look_alike_names_are_duplicates(db: Database) -> None:
+    tid = event(db, 0)
+    first = register_player(db, tid, name="  Анна   Котова ", city=" Тверь ", actor=ORGANIZER)
+    assert (first.name, first.city) == ("Анна Котова", "Тверь")
+    for look_alike in ("Анна Кото\u200bва", "\ufeffанна котова", "Анна\u00a0Котова\u2060",
+                       "АННА КОТОВА", "Анна\u200d \u200cКотова"):
+        refused(db, lambda name=look_alike: register_player(db, tid, name=name,
+                                                           actor=ORGANIZER),
+                UserError, "Анна Котова is already registered as #1")
+    refused(db, lambda: register_players(db, tid, [PlayerLine("Борис"),
+                                                   PlayerLine("Бо\u200bрис")],
+                                         actor=ORGANIZER), UserError, "already player")
+    found = drop_player(db, tid, "анна кото\u200bва", actor=JUDGE)
+    assert found.number == 1
+    add_judge(db, tid, name="Судья Ким", role=JudgeRole.FLOOR_JUDGE, actor=ORGANIZER)
+    refused(db, lambda: add_judge(db, tid, name="Судья\u200b Ким", role=JudgeRole.FLOOR_JUDGE,
+                                  actor=ORGANIZER), UserError, "already floor judge")
+
+
+def test_item8_penalty_notes_are_checked(db: Database) -> None:
+    tid = judged_event(db, 4)
+    start_round(db, tid, actor=ORGANIZER)
+    refused(db, lambda: give(db, tid, 1, "slow_play", note="заметка\x00"), UserError,
+            "the note contains a control character")
+    refused(db, lambda: give(db, tid, 1, "slow_play", note="я" * 1001), UserError,
+            "the note is longer than 1000")
+    assert give(db, tid, 1, "slow_play", note=" две\r\nстроки ").penalty.note == "две\nстроки"
+
+
+def test_item8_lengths_are_the_column_lengths() -> None:
+    assert (people.c.name.type.length, people.c.name_key.type.length) == (NAME_LEN, NAME_LEN)
+    assert (entries.c.name.type.length, tournaments.c.name.type.length) == (NAME_LEN, NAME_LEN)
+    assert (judges.c.name.type.length, accounts.c.name.type.length) == (NAME_LEN, NAME_LEN)
+    assert entries.c.city.type.length == entries.c.club.type.length == PLACE_LEN
+    assert accounts.c.login.type.length == LOGIN_LEN
+    assert drops.c.reason.type.length == REASON_LEN
+    assert penalties.c.note.type.length == NOTE_LEN
+    assert audit_log.c.actor.type.length == NAME_LEN

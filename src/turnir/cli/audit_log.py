@@ -6,13 +6,13 @@ not match and exit 2."""
 from __future__ import annotations
 
 import json
-import sys
 import unicodedata
 from typing import Annotated, Any
 
 import typer
 
 from turnir.cli.db_common import console, database, fail, guarded, tournament_id
+from turnir.cli.output import write
 from turnir.services.audit import Anchor, ChainReport, Problem, Verification, verify_log
 from turnir.services.queries import audit_log
 
@@ -56,7 +56,7 @@ def show(tournament: str, *, action: str | None, limit: int | None, as_json: boo
         tid = tournament_id(db, tournament)
         entries = guarded(lambda: audit_log(db, tid, action=action, limit=limit))
     if as_json:
-        sys.stdout.write(json.dumps([
+        write(json.dumps([
             {"id": e.id, "seq": e.seq, "at": e.at.isoformat(), "actor": e.actor,
              "action": e.action, "entity": e.entity, "entity_id": e.entity_id,
              "before": e.before, "after": e.after, "hash": e.digest}
@@ -98,7 +98,7 @@ def verify(tournament: str | None, *, anchor: str | None, as_json: bool) -> None
         mark = None if anchor is None else guarded(lambda: Anchor.parse(anchor))
         done = guarded(lambda: verify_log(db, tid, anchor=mark))
     if as_json:
-        sys.stdout.write(json.dumps(_verification_json(done), ensure_ascii=False, indent=2)
+        write(json.dumps(_verification_json(done), ensure_ascii=False, indent=2)
                          + "\n")
     else:
         for chain in done.chains:

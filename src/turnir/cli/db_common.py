@@ -15,15 +15,15 @@ from contextlib import contextmanager
 from typing import Annotated, TypeVar
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
+from turnir.cli.output import SafeConsole, error_line
 from turnir.errors import UserError
 from turnir.storage.database import Database
 from turnir.storage.repositories import find_tournament_id
 
-console = Console(soft_wrap=True)
-err_console = Console(stderr=True)
+console = SafeConsole(soft_wrap=True)
+err_console = SafeConsole(stderr=True)
 T = TypeVar("T")
 
 TournamentArg = Annotated[str, typer.Argument(help="The tournament: its number or its name.")]
@@ -34,7 +34,7 @@ ActorOption = Annotated[
 
 
 def fail(message: str) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    err_console.print(error_line(message), highlight=False, soft_wrap=True)
     return typer.Exit(code=2)
 
 

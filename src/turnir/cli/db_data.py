@@ -4,7 +4,6 @@ tournament, ``turnir export``, ``turnir import``, ``turnir db upgrade|where``.""
 from __future__ import annotations
 
 import json
-import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -23,6 +22,7 @@ from turnir.cli.db_common import (
     progress_bar,
     tournament_id,
 )
+from turnir.cli.output import write
 from turnir.domain.results import parse_result
 from turnir.errors import UserError
 from turnir.formats.players_csv import read_players_csv
@@ -69,11 +69,11 @@ def standings(tournament: str, *, as_json: bool, as_csv: bool) -> None:
         view = guarded(lambda: get_standings(db, tid))
     t = view.tournament
     if as_json:
-        sys.stdout.write(json.dumps(render.standings_json(t), ensure_ascii=False, indent=2))
-        sys.stdout.write("\n")
+        write(json.dumps(render.standings_json(t), ensure_ascii=False, indent=2))
+        write("\n")
         return
     if as_csv:
-        sys.stdout.write(standings_csv(t))
+        write(standings_csv(t))
         return
     console.print(render.standings_table(t))
     if t.phase.value == "finished":
@@ -115,7 +115,8 @@ def export(
 
 
 def import_(
-    file: Annotated[Path, typer.Argument(help="A tournament file (.json) or a players file (.csv, .xlsx).")],
+    file: Annotated[Path, typer.Argument(
+        help="A tournament file (.json) or a players file (.csv, .xlsx).")],
     into: Annotated[str | None, typer.Option(
         help="For a players file: the tournament to register them in.")] = None,
     name: Annotated[str | None, typer.Option(help="A new name for an imported tournament.")]

@@ -4,7 +4,6 @@ database."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -21,6 +20,7 @@ from turnir.cli.db_common import (
     progress_bar,
     tournament_id,
 )
+from turnir.cli.output import write
 from turnir.formats.players_csv import read_players_csv
 from turnir.services.players import (
     PlayerInfo,
@@ -83,7 +83,7 @@ def list_(
         tid = tournament_id(db, tournament)
         players = guarded(lambda: list_players(db, tid))
     if as_json:
-        sys.stdout.write(json.dumps([
+        write(json.dumps([
             {"number": p.number, "name": p.name, "city": p.city, "club": p.club,
              "granted_byes": list(p.granted_byes), "joined_round": p.joined_round,
              "dropped_after": p.dropped_after, "checked_in": p.checked_in,

@@ -4,7 +4,6 @@ database."""
 from __future__ import annotations
 
 import json
-import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -24,6 +23,7 @@ from turnir.cli.db_common import (
     progress_bar,
     tournament_id,
 )
+from turnir.cli.output import write
 from turnir.cli.parsing import parse_points
 from turnir.domain.model import Settings
 from turnir.formats.players_csv import read_players_csv
@@ -103,7 +103,7 @@ def list_(
     with database() as db:
         found = guarded(lambda: list_tournaments(db, status=status))
     if as_json:
-        sys.stdout.write(json.dumps([
+        write(json.dumps([
             {"id": i.id, "name": i.name, "format": i.format.value, "status": i.status.value,
              "players": i.players, "rounds": i.rounds, "created_at": i.created_at.isoformat()}
             for i in found

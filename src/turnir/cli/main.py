@@ -15,18 +15,17 @@ from __future__ import annotations
 
 import json
 import secrets
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, TypeVar
 
 import typer
-from rich.console import Console
 
 from turnir.cli import audit_log, db_data, render
 from turnir.cli.db_player import player_app
 from turnir.cli.db_round import round_app
 from turnir.cli.db_tournament import judge_app, tournament_app
+from turnir.cli.output import SafeConsole, error_line, write
 from turnir.cli.parsing import parse_points
 from turnir.cli.penalty import penalty_app
 from turnir.cli.rating import rating_app
@@ -56,16 +55,17 @@ app = typer.Typer(
     help="Tournament reporter for the Berserk card game: Swiss rounds, top, standings.",
     no_args_is_help=True,
     add_completion=False,
+    pretty_exceptions_show_locals=False,
 )
-console = Console()
-err_console = Console(stderr=True)
+console = SafeConsole()
+err_console = SafeConsole(stderr=True)
 
 FileArg = Annotated[Path, typer.Argument(help="The tournament JSON file.")]
 T = TypeVar("T")
 
 
 def fail(message: str) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    err_console.print(error_line(message), highlight=False, soft_wrap=True)
     return typer.Exit(code=2)
 
 
@@ -271,8 +271,8 @@ def standings(
         return
     t = load(Path(target))
     if as_json:
-        sys.stdout.write(json.dumps(render.standings_json(t), ensure_ascii=False, indent=2))
-        sys.stdout.write("\n")
+        write(json.dumps(render.standings_json(t), ensure_ascii=False, indent=2))
+        write("\n")
         return
     console.print(render.standings_table(t))
     if t.phase is Phase.FINISHED:
@@ -282,7 +282,7 @@ def standings(
 @app.command()
 def schema() -> None:
     """Print the JSON Schema of the tournament file."""
-    sys.stdout.write(json.dumps(json_schema(), ensure_ascii=False, indent=2) + "\n")
+    write(json.dumps(json_schema(), ensure_ascii=False, indent=2) + "\n")
 
 
 @app.command()

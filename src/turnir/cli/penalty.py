@@ -20,7 +20,6 @@ Who acts is ``--actor`` (default ``$TURNIR_ACTOR`` or the login name); the judge
 from __future__ import annotations
 
 import json
-import sys
 from typing import Annotated, Any
 
 import typer
@@ -35,6 +34,7 @@ from turnir.cli.db_common import (
     guarded,
     tournament_id,
 )
+from turnir.cli.output import write
 from turnir.cli.penalty_admin import catalogue_app, parse_day, parse_penalty, suspension_app
 from turnir.domain.penalties import (
     AppealOutcome,
@@ -179,7 +179,7 @@ def give(
 
 
 def _views_json(views: list[PenaltyView]) -> None:
-    sys.stdout.write(json.dumps([v.as_json() for v in views], ensure_ascii=False, indent=2)
+    write(json.dumps([v.as_json() for v in views], ensure_ascii=False, indent=2)
                      + "\n")
 
 
@@ -280,7 +280,7 @@ def history(
     with database() as db:
         lines = guarded(lambda: person_history(db, person))
     if as_json:
-        sys.stdout.write(json.dumps([{"tournament_id": h.tournament_id,
+        write(json.dumps([{"tournament_id": h.tournament_id,
                                       "tournament": h.tournament, **h.penalty.as_json()}
                                      for h in lines], ensure_ascii=False, indent=2) + "\n")
         return
@@ -307,9 +307,9 @@ def report(
         tid = tournament_id(db, tournament)
         found = guarded(lambda: penalty_report(db, tid))
     if as_json:
-        sys.stdout.write(json.dumps(found.as_json(), ensure_ascii=False, indent=2) + "\n")
+        write(json.dumps(found.as_json(), ensure_ascii=False, indent=2) + "\n")
         return
-    sys.stdout.write(render_penalty_report(found, lang="ru" if lang == "ru" else "en"))
+    write(render_penalty_report(found, lang="ru" if lang == "ru" else "en"))
 
 
 def parse_game(text: str) -> GameReport:
@@ -440,7 +440,7 @@ def rulings(tournament: TournamentArg, as_json: JsonOption = False,
         tid = tournament_id(db, tournament)
         found = guarded(lambda: list_rulings(db, tid))
     if as_json:
-        sys.stdout.write(json.dumps([r.as_json() for r in found], ensure_ascii=False, indent=2)
+        write(json.dumps([r.as_json() for r in found], ensure_ascii=False, indent=2)
                          + "\n")
         return
     for r in found:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from datetime import date
 from typing import Annotated
 
@@ -20,6 +19,7 @@ from turnir.cli.db_common import (
     guarded,
     tournament_id,
 )
+from turnir.cli.output import write
 from turnir.domain.penalties import Infraction, Penalty, RulesLevel, Text
 from turnir.errors import UserError
 from turnir.services.penalty_catalogue import (
@@ -96,7 +96,7 @@ def show(
         tid = tournament_id(db, tournament)
         view = guarded(lambda: get_catalogue(db, tid))
     if as_json:
-        sys.stdout.write(json.dumps({
+        write(json.dumps({
             "customised": view.customised, "level": view.level.value,
             "infractions": [infraction_json(e) for e in view.catalogue],
         }, ensure_ascii=False, indent=2) + "\n")
@@ -197,7 +197,7 @@ def list_(
         found = guarded(lambda: list_suspensions(db, person=person,
                                                  on=None if on is None else parse_day(on)))
     if as_json:
-        sys.stdout.write(json.dumps([s.as_json() for s in found], ensure_ascii=False,
+        write(json.dumps([s.as_json() for s in found], ensure_ascii=False,
                                     indent=2) + "\n")
         return
     if not found:

@@ -9,7 +9,6 @@ progress bar), ``export`` and ``import`` (the rating list, CSV or JSON), ``setti
 from __future__ import annotations
 
 import json
-import sys
 from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any
@@ -29,6 +28,7 @@ from turnir.cli.db_common import (
     progress_bar,
     tournament_id,
 )
+from turnir.cli.output import write
 from turnir.domain.ratings import Bound, RatingSettings, WarlockFirstTournament
 from turnir.formats.rating_list import (
     dump_rating_list_csv,
@@ -80,7 +80,7 @@ _BOUND = {Bound.NONE: "", Bound.WINNER_AT_LEAST_3: "≥ +3", Bound.SECOND_AT_LEA
 
 
 def _print_json(data: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 def _signed(value: Decimal) -> str:
@@ -350,7 +350,7 @@ def export(
     use_json = as_json or (path is not None and path.suffix.lower() == ".json")
     text = dump_rating_list_json(lines) if use_json else dump_rating_list_csv(lines)
     if path is None:
-        sys.stdout.write(text)
+        write(text)
         return
     guarded(lambda: write_atomic(path, text))
     console.print(f"Wrote {len(lines)} rating(s) to {path}.")

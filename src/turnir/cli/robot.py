@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from turnir.cli.db_common import ActorOption, actor_name, database, guarded, tournament_id
+from turnir.cli.output import SafeConsole, error_line, styled
 from turnir.cli.robot_tokens import token_app
 from turnir.domain.robot_rules import color_name
 from turnir.errors import UserError
@@ -51,8 +51,8 @@ robot_app = typer.Typer(
     add_completion=False,
 )
 robot_app.add_typer(token_app, name="token")
-console = Console()
-err_console = Console(stderr=True)
+console = SafeConsole()
+err_console = SafeConsole(stderr=True)
 TOKEN_ENV = "TURNIR_ROBOT_TOKEN"
 """The one token of ``serve --memory`` (else a fresh one is printed at the start)."""
 
@@ -70,7 +70,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tab
 
 
 def _fail(message: str) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    err_console.print(error_line(message), highlight=False, soft_wrap=True)
     return typer.Exit(code=2)
 
 
@@ -126,11 +126,11 @@ def _print_replay(report: ReplayReport) -> None:
     setup = report.game.setup
     schedule = report.final.schedule
     start = setup.round_start_ms
-    console.print(f"[bold]{setup.game_id}[/]: {setup.white} v {setup.black}, "
+    console.print(styled((setup.game_id, "bold"), f": {setup.white} v {setup.black}, "
                   f"{setup.time_control.label()}; checks at "
                   f"{format_clock(schedule.first_ms - start)}, "
                   f"{format_clock(schedule.second_ms - start)}, "
-                  f"{format_clock(schedule.unconditional_ms - start)} after the round start")
+                  f"{format_clock(schedule.unconditional_ms - start)} after the round start"))
     table = Table(title="Timeline (time after the round start)")
     table.add_column("Time", justify="right")
     table.add_column("What")
@@ -378,4 +378,4 @@ def decisions_command(
         console.print(f"no decisions about {game}", highlight=False)
         return
     for d in found:
-        console.print(f"[bold]{d.id}[/] {d.message}", highlight=False)
+        console.print(styled((str(d.id), "bold"), f" {d.message}"), highlight=False)
