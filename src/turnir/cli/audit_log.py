@@ -6,7 +6,6 @@ not match and exit 2."""
 from __future__ import annotations
 
 import json
-import unicodedata
 from typing import Annotated, Any
 
 import typer
@@ -79,13 +78,8 @@ def _brief(data: dict[str, object] | None) -> str:
     return text if len(text) <= 100 else text[:99] + "…"
 
 
-def _visible(text: str) -> str:
-    """Control characters (a name's ``ESC[2J``…) shown escaped, never sent to the terminal."""
-    return "".join(c if unicodedata.category(c) != "Cc" else f"\\x{ord(c):02x}" for c in text)
-
-
 def _say(text: str) -> None:
-    console.print(_visible(text), highlight=False, markup=False, soft_wrap=True)
+    console.print(text, highlight=False, soft_wrap=True)  # a SafeConsole: controls escaped
 
 
 # ----- verify ------------------------------------------------------------------------------
