@@ -107,6 +107,8 @@ def test_item5_a_number_too_long_for_python_is_a_clear_error() -> None:
     ("name,professional,tournaments\nАнна,120," + "9" * 5000 + "\n",
      "line 2: tournaments must be from 0 to 100,000"),
     ('[{"name": "Анна", "professional": 1e999}]', "rating 1: the professional rating"),
+    ("name,professional\nАнна,-1e999999999\n", "line 2: the professional rating -1e999999999 "
+                                               "is below 100"),
     ('[{"name": "Анна", "professional": ' + "9" * 5000 + "}]", "not valid JSON"),
 ])
 def test_item5_numbers_in_a_rating_list_are_bounded(text: str, message: str) -> None:

@@ -4,14 +4,17 @@ a player registered twice, changes after the start or the finish, malformed impo
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 
 from tests.services.builders import JUDGE, ORGANIZER, event, offline_event, play_round, snapshot
 from tests.services.penalty_builders import give, judged_event
 from turnir.domain.model import Settings
+from turnir.domain.results import PointsTable
 from turnir.domain.text import LOGIN_LEN, NAME_LEN, NOTE_LEN, PLACE_LEN, REASON_LEN
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.formats.players_csv import PlayerLine
@@ -28,10 +31,13 @@ from turnir.services.players import (
 )
 from turnir.services.rating_lists import import_rating_list
 from turnir.services.rating_queries import find_person, leaderboard
+from turnir.services.rating_terms import kopecks
+from turnir.services.ratings import change_rating_settings
 from turnir.services.rounds import start_round, swap_seats, undo_round
 from turnir.services.tournaments import create_tournament, find_tournament, finish_tournament
 from turnir.services.transfer import export_tournament, import_tournament
 from turnir.storage.database import Database
+from turnir.storage.ratings import parse_exact
 from turnir.storage.tables import audit_log, drops, entries, judges, people, tournaments
 from turnir.storage.tables_accounts import accounts
 from turnir.storage.tables_penalties import penalties
@@ -241,3 +247,41 @@ def test_item8_lengths_are_the_column_lengths() -> None:
     assert drops.c.reason.type.length == REASON_LEN
     assert penalties.c.note.type.length == NOTE_LEN
     assert audit_log.c.actor.type.length == NAME_LEN
+
+
+# ----- issue 10 item 5: numbers people type are bounded before anything is built -----------
+
+
+def test_item5_huge_byes_are_refused_by_the_swiss_rounds(db: Database) -> None:
+    tid = event(db, 2, rounds=3)
+    for byes, message in ((99999999999999999999, "99999999999999999999 byes: at most 3"),
+                          (4, "4 byes: at most 3 .the Swiss rounds")):
+        refused(db, lambda b=byes: register_player(db, tid, name="Икс", byes=b,
+                                                    actor=ORGANIZER), UserError, message)
+        refused(db, lambda b=byes: register_players(db, tid, [PlayerLine("Икс", byes=b)],
+                                                     actor=ORGANIZER), UserError,
+                "player 1 .'Икс'.: " + message)
+    assert register_player(db, tid, name="Икс", byes=3, actor=ORGANIZER).granted_byes == (
+        1, 2, 3)
+    unset = event(db, 2, rounds=None)
+    refused(db, lambda: register_player(db, unset, name="Игрек", byes=51, actor=ORGANIZER),
+            UserError, "at most 50 .the most Swiss rounds")
+
+
+def test_item5_settings_and_money_are_bounded(db: Database) -> None:
+    for settings, message in ((Settings(swiss_rounds=10**9), "Swiss rounds: a whole number"),
+                              (Settings(top_size=2**40), "top size: a whole number from 0"),
+                              (Settings(points=PointsTable(win=10**12)), "points for a win")):
+        refused(db, lambda s=settings: create_tournament(db, name="X", actor=ORGANIZER,
+                                                         settings=s), UserError, message)
+    started = time.monotonic()
+    for text in ("1e999999999", "300" + "0" * 30):
+        with pytest.raises(UserError, match="entry fee must be"):
+            kopecks(text, "the entry fee")
+    for text in ("1e999999999", "1000", "12345678901/98765432101"):
+        with pytest.raises(UserError, match="the K must be"):
+            parse_exact(text, "the K")
+    assert time.monotonic() - started < 1
+    assert parse_exact("7/5", "the K") == Fraction(7, 5)
+    refused(db, lambda: change_rating_settings(db, actor=ORGANIZER, many_participants=2**40),
+            UserError, "many participants: a whole number from 4")

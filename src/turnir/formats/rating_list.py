@@ -92,6 +92,9 @@ def _rating(value: object, where: str, what: str) -> Decimal:
     if number.is_finite() and number > MAX_RATING:
         raise UserError(f"{where}: the {what} rating {text[:20]} is above {MAX_RATING}",
                         code="bad_file")
+    if number.is_finite() and number < 0:  # before scaling: -1e999999999
+        raise UserError(f"{where}: the {what} rating {text[:20]} is below 100 (R-3)",
+                        code="bad_file")
     try:
         stored = hundredths(text)
     except UserError:

@@ -58,14 +58,25 @@ _DRAFTS = {1: RatedFormat.DRAFT_1_BOOSTER, 2: RatedFormat.DRAFT_2_BOOSTERS,
 def kopecks(value: Decimal | int | str, what: str) -> int:
     """Roubles to the kopeck (``300``, ``"250.50"``) as kopecks; refused when negative or finer."""
     try:
-        scaled = Decimal(str(value).strip().replace(",", ".")) * 100
+        amount = Decimal(str(value).strip().replace(",", "."))
+        if amount.is_finite() and amount > MAX_KOPECKS:  # before scaling: 1e999999999
+            raise UserError(f"{what} must be at most {MAX_KOPECKS // 100:,} roubles",
+                            code="bad_money")
+        scaled = amount * 100
     except InvalidOperation:
         raise UserError(f"{what} must be an amount such as 300 or 250.50, not {value!r}",
                         code="bad_money") from None
     if not scaled.is_finite() or scaled != scaled.to_integral_value() or scaled < 0:
         raise UserError(f"{what} must be a non-negative amount to the kopeck, not {value}",
                         code="bad_money")
+    if scaled > MAX_KOPECKS:
+        raise UserError(f"{what} must be at most {MAX_KOPECKS // 100:,} roubles",
+                        code="bad_money")
     return int(scaled)
+
+
+MAX_KOPECKS = 2**31 - 1
+"""Amounts are stored in kopecks as 32-bit integers (issue 10 item 5)."""
 
 
 def roubles(value: int | None) -> Decimal | None:

@@ -33,6 +33,7 @@ from typing import Any
 
 from sqlalchemy import Connection, RowMapping, select
 
+from turnir.domain.limits import MAX_PLAYER_NUMBER, check_number
 from turnir.domain.ratings import (
     Participant,
     RatedFormat,
@@ -494,7 +495,8 @@ def change_rating_settings(
         old, version = load_settings(conn)
         values: dict[str, Any] = {}
         if many_participants is not None:
-            values["many_participants"] = many_participants
+            values["many_participants"] = check_number(
+                many_participants, what="many participants", low=4, high=MAX_PLAYER_NUMBER)
         if three_booster_k is not None:
             values["three_booster_k"] = parse_exact(three_booster_k, "the 3-booster Warlock K")
         if warlock_first_tournament is not None:

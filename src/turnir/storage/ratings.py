@@ -88,15 +88,27 @@ def chunks(values: Sequence[Any], size: int = _CHUNK) -> Iterator[Sequence[Any]]
 
 
 def parse_exact(value: str | int | Fraction | Decimal, what: str) -> Fraction:
-    """An exact positive number: ``1.4``, ``7/5``, ``2``; refused when not positive."""
+    """An exact positive number: ``1.4``, ``7/5``, ``2``; refused when not positive, above
+    ``MAX_COEFFICIENT``, or longer than its stored text may be (20 characters)."""
+    text = str(value).strip().replace(",", ".")
+    if len(text) > 20 or "e" in text.casefold():  # "1e999999999" would be a huge integer
+        raise UserError(f"{what} must be a number such as 1.4 or 7/5, not {text[:30]!r}",
+                        code="bad_coefficient")
     try:
-        number = Fraction(str(value).strip().replace(",", "."))
+        number = Fraction(text)
     except (ValueError, ZeroDivisionError):
         raise UserError(f"{what} must be a number such as 1.4 or 7/5, not {value!r}",
                         code="bad_coefficient") from None
     if number <= 0:
         raise UserError(f"{what} must be positive, not {value}", code="bad_coefficient")
+    if number > MAX_COEFFICIENT or len(exact_text(number)) > 20:
+        raise UserError(f"{what} must be at most {MAX_COEFFICIENT}, written in at most 20 "
+                        f"characters, not {text}", code="bad_coefficient")
     return number
+
+
+MAX_COEFFICIENT = 100
+"""The largest K a person may give (issue 10 item 5)."""
 
 
 def exact_text(value: Fraction) -> str:
