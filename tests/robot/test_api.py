@@ -164,3 +164,11 @@ def test_default_app_builds_without_starting_an_engine() -> None:
     app = create_robot_app(run_checks=False, tokens=TOKENS)
     with TestClient(app, headers=AUTH) as c:
         assert c.post(f"{PREFIX}/games", json=GAME).status_code == 201
+
+
+def test_item8_player_names_with_control_characters_are_refused(client: TestClient) -> None:
+    for name in ("alice\x00", "alice\x1b[2J", "a" * 190 + "ß" * 10):
+        answer = client.post(f"{PREFIX}/games", json={**GAME, "white": name})
+        assert error_of(answer) == (422, "bad_text"), answer.text
+    made = client.post(f"{PREFIX}/games", json={**GAME, "white": "ali\u200bce"})
+    assert made.status_code == 201 and made.json()["white"] == "alice", made.text

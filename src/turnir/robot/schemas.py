@@ -12,6 +12,7 @@ import chess
 from pydantic import BaseModel, ConfigDict, Field
 
 from turnir.domain.robot_rules import TimeControl, parse_color
+from turnir.domain.text import NAME_LEN, clean_name
 from turnir.robot.clock import ms_to_seconds, seconds_to_ms
 from turnir.robot.decision import Decision
 from turnir.robot.engine import Evaluation
@@ -86,7 +87,9 @@ class GameIn(_In):
 
     def to_setup(self) -> GameSetup:
         """The domain's setup; raises ``UserError`` for a bad time control or position."""
-        return GameSetup(game_id=self.game_id, white=self.white, black=self.black,
+        return GameSetup(game_id=self.game_id,
+                         white=clean_name(self.white, field="white", max_len=NAME_LEN),
+                         black=clean_name(self.black, field="black", max_len=NAME_LEN),
                          time_control=TimeControl.parse(self.time_control),
                          round_start_ms=seconds_to_ms(self.round_start),
                          started_at_ms=(None if self.started_at is None
