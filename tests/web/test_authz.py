@@ -1,10 +1,15 @@
 """The authorization matrix: every route of the app (pages and API) against every role
 (anonymous, player, floor judge, head judge, organizer): denied exactly where it should be.
-A route missing from ``EXPECTED`` fails the test, so a new route must be classified."""
+A route missing from ``EXPECTED`` fails the test, so a new route must be classified.
+
+Roles of the staff are per tournament (issue 10 item 1): two tournaments A and B have
+different staff, and A's organizer, head judge and floor judge are refused on every judge-only
+route of B while they still act in A."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import pytest
 from fastapi.routing import APIRoute
@@ -12,10 +17,15 @@ from fastapi.testclient import TestClient
 from starlette.routing import Route
 
 from tests.services.builders import ORGANIZER, event
-from tests.web.conftest import PASSWORD, Clients, add_account, csrf_of
-from turnir.services.players import list_players
+from tests.web.conftest import PASSWORD, Clients, add_account, csrf_of, log_in
+from turnir.formats.players_csv import PlayerLine
+from turnir.services.accounts import find_account, make_hasher
+from turnir.services.judges import JudgeRole, add_judge, staff_role
+from turnir.services.players import list_players, register_players
 from turnir.services.rounds import start_round
+from turnir.services.tournaments import list_tournaments
 from turnir.storage.database import Database
+from turnir.web.demo import DEMO_FINISHED, DEMO_NAME, seed_accounts, seed_tournaments
 from turnir.web.security import HEAD, JUDGES, PLAYERS, SIGNED_IN, Role
 from turnir.web.security import ORGANIZER as ORG
 
@@ -41,6 +51,7 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("POST", f"{T}/players/{{number}}/account"): ORG, ("POST", f"{T}/rounds/start"): ORG,
     ("POST", f"{T}/rounds/undo"): ORG, ("POST", f"{T}/timer"): ORG,
     ("POST", f"{T}/finish"): ORG, ("POST", f"{T}/robot"): ORG,
+    ("POST", f"{T}/staff"): ORG, ("POST", f"{T}/staff/{{judge}}/remove"): ORG,
     # judges and players
     ("GET", f"{T}/results"): JUDGES, ("POST", f"{T}/results"): JUDGES,
     ("GET", f"{T}/print/{{kind}}"): JUDGES, ("POST", f"{T}/report"): PLAYERS,
@@ -64,7 +75,11 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("PUT", f"{A}/rounds/{{number}}/tables/{{table}}/result"): JUDGES,
     ("POST", f"{A}/rounds/{{number}}/tables/{{table}}/reports"): PLAYERS,
     ("GET", f"{A}/standings"): ALL, ("GET", f"{A}/final-places"): ALL,
+    ("GET", f"{A}/staff"): JUDGES, ("POST", f"{A}/staff"): ORG,
+    ("DELETE", f"{A}/staff/{{judge}}"): ORG,
 }
+"""Who may use each route; a role of the staff (organizer, head judge, floor judge) is a role in
+the tournament of the URL (issue 10 item 1)."""
 
 API_BODIES = {
     "/api/v1/session": {"login": "org", "password": PASSWORD},
@@ -77,6 +92,7 @@ API_BODIES = {
     f"{A}/rounds": {}, f"{A}/rounds/{{number}}/timer": {"minutes": 30},
     f"{A}/rounds/{{number}}/tables/{{table}}/result": {"score": "2-1"},
     f"{A}/rounds/{{number}}/tables/{{table}}/reports": {"mine": 2, "theirs": 0},
+    f"{A}/staff": {"login": "extra", "role": "floor_judge"},
 }
 FORMS = {
     "/login": {"login": "nobody", "password": "wrong password"},
@@ -88,9 +104,27 @@ FORMS = {
     f"{T}/report": {"round": "1", "table": "{table}", "mine": "2", "theirs": "0"},
     f"{T}/penalties": {"player": "1", "reason": "slow_play"},
     f"{T}/penalties/{{seq}}/appeal": {"outcome": "upheld"},
+    f"{T}/staff": {"login": "extra", "role": "floor_judge"},
 }
 LOGINS = {Role.PLAYER: "player", Role.FLOOR_JUDGE: "floor", Role.HEAD_JUDGE: "head",
           Role.ORGANIZER: "org"}
+"""The logins of tournament A's staff (and a player of A); each has the same role as its
+account's role on the server."""
+STAFF_ROLES = {Role.ORGANIZER: JudgeRole.ORGANIZER, Role.HEAD_JUDGE: JudgeRole.HEAD_JUDGE,
+               Role.FLOOR_JUDGE: JudgeRole.FLOOR_JUDGE}
+OWN_HISTORY = ("GET", f"{T}/penalties/history")
+"""A player's own penalty history, from any tournament's page; judges see others' only in
+their own tournament."""
+
+
+def allowed_elsewhere(key: tuple[str, str]) -> frozenset[Role]:
+    """Who may use a route of tournament B when A's staff and A's player are all they are: the
+    public routes everyone, a player their own history, nobody the rest (a report is refused:
+    not the player's match)."""
+    roles = EXPECTED[key]
+    if roles == ALL:
+        return ALL
+    return roles & {Role.PLAYER} if key == OWN_HISTORY else frozenset()
 
 
 def app_routes(app: object) -> set[tuple[str, str]]:
@@ -144,34 +178,164 @@ def _request(client: TestClient, role: Role, method: str, path: str,
     return answer.status_code
 
 
-@pytest.mark.parametrize("role", list(Role))
-def test_authorization_matrix(web_db: Database, clients: Clients, role: Role) -> None:
-    tid = event(web_db, 8, rounds=3, top=4)
-    view = start_round(web_db, tid, actor=ORGANIZER)
-    person = list_players(web_db, tid)[0].person_id
-    for r, login in LOGINS.items():
-        add_account(web_db, login, r, person_id=person if r is Role.PLAYER else None)
+def _tournament(db: Database, name: str, staff: dict[JudgeRole, str], spare: str,
+                players: str) -> dict[str, str]:
+    """A tournament in round 1 with its own players and staff (and a ``spare`` floor judge's
+    login to take off the staff); the values that fill its routes."""
+    tid = event(db, 0, rounds=3, top=4, name=name)
+    register_players(db, tid, [PlayerLine(f"{players} {i:02d}", "Москва") for i in range(1, 9)],
+                     actor=ORGANIZER)
+    view = start_round(db, tid, actor=ORGANIZER)
+    for role, login in staff.items():
+        add_judge(db, tid, role=role, login=login, actor=ORGANIZER)
+    judge = add_judge(db, tid, role=JudgeRole.FLOOR_JUDGE, login=spare, actor=ORGANIZER)
     table = next(p.table for p in view.round.pairings if 1 in p.players)
-    values = {"tid": str(tid), "number": "1", "table": str(table), "kind": "slips",
-              "code": "en", "seq": "1", "person": str(person),
-              "login": "floor"}
-    client = clients.new()
-    token = None
-    if role is not Role.ANONYMOUS:
-        from tests.web.conftest import log_in
+    return {"tid": str(tid), "number": "1", "table": str(table), "kind": "slips", "code": "en",
+            "seq": "1", "judge": str(judge.id), "login": "floor"}
 
-        token = client.post("/api/v1/session", json={"login": LOGINS[role],
-                                                     "password": PASSWORD}).json()["token"]
-        log_in(client, LOGINS[role])
-    last = ("/logout", "/api/v1/session")  # logging out goes last
-    order = sorted(EXPECTED, key=lambda k: (k[1] in last and k[0] != "GET"
-                                            and k != ("POST", "/api/v1/session"), k))
+
+@dataclass
+class TwoTournaments:
+    a: dict[str, str]
+    """Where ``LOGINS`` are the staff (and the player plays)."""
+    b: dict[str, str]
+    """With a staff of other logins."""
+
+
+@pytest.fixture
+def two(web_db: Database) -> TwoTournaments:
+    for r, login in LOGINS.items():
+        if r is not Role.PLAYER:
+            add_account(web_db, login, r)
+    for r, login in (*((r, f"{x}_b") for r, x in LOGINS.items() if r is not Role.PLAYER),
+                     (Role.FLOOR_JUDGE, "spare"), (Role.FLOOR_JUDGE, "spare_b"),
+                     (Role.FLOOR_JUDGE, "extra")):
+        add_account(web_db, login, r)
+    a = _tournament(web_db, "Кубок A", {j: LOGINS[r] for r, j in STAFF_ROLES.items()}, "spare",
+                    "Игрок")
+    b = _tournament(web_db, "Кубок B", {j: f"{LOGINS[r]}_b" for r, j in STAFF_ROLES.items()},
+                    "spare_b", "Участник")
+    person = list_players(web_db, int(a["tid"]))[0].person_id
+    add_account(web_db, "player", Role.PLAYER, person_id=person)
+    a["person"] = b["person"] = str(person)
+    return TwoTournaments(a, b)
+
+
+def _client(clients: Clients, role: Role) -> tuple[TestClient, str | None]:
+    client = clients.new()
+    if role is Role.ANONYMOUS:
+        return client, None
+    token = client.post("/api/v1/session", json={"login": LOGINS[role],
+                                                 "password": PASSWORD}).json()["token"]
+    log_in(client, LOGINS[role])
+    return client, str(token)
+
+
+def _wrong(client: TestClient, role: Role, token: str | None, values: dict[str, str],
+           routes: list[tuple[str, str]], allowed: dict[tuple[str, str], frozenset[Role]]
+           ) -> list[tuple[str, str, int]]:
+    """The routes answered otherwise than ``allowed`` says: denied where allowed, or anything
+    but 401 (anonymous) / 403 where not."""
     wrong = []
-    for method, path in order:
-        allowed = role in EXPECTED[(method, path)]
+    for method, path in routes:
         status = _request(client, role, method, path, values, token)
         denied = status in (401, 403)
         expected_status = 401 if role is Role.ANONYMOUS else 403
-        if (allowed and denied) or (not allowed and status != expected_status):
+        if role in allowed[(method, path)]:
+            if denied:
+                wrong.append((method, path, status))
+        elif status != expected_status:
             wrong.append((method, path, status))
-    assert wrong == []
+    return wrong
+
+
+@pytest.mark.parametrize("role", list(Role))
+def test_authorization_matrix(two: TwoTournaments, clients: Clients, role: Role) -> None:
+    """Every route in tournament A, for each role of A's staff, A's player and the public."""
+    client, token = _client(clients, role)
+    last = ("/logout", "/api/v1/session")  # logging out goes last
+    order = sorted(EXPECTED, key=lambda k: (k[1] in last and k[0] != "GET"
+                                            and k != ("POST", "/api/v1/session"), k))
+    assert _wrong(client, role, token, two.a, order, EXPECTED) == []
+
+
+@pytest.mark.parametrize("role", list(Role))
+def test_item1_judges_act_only_in_their_own_tournament(
+        two: TwoTournaments, clients: Clients, role: Role) -> None:
+    """A's organizer, head judge and floor judge get 403 on every judge-only route of B (pages,
+    forms and the API), see B's public pages, and still act in A."""
+    client, token = _client(clients, role)
+    scoped = sorted(k for k in EXPECTED if k[1].startswith((T, A)))
+    elsewhere = {k: allowed_elsewhere(k) for k in scoped}
+    assert _wrong(client, role, token, two.b, scoped, elsewhere) == []
+    here = [("GET", f"{T}/results"), ("GET", f"{T}/penalties/report"),
+            ("PUT", f"{A}/rounds/{{number}}/tables/{{table}}/result"),
+            ("POST", f"{A}/players/{{number}}/drop"), ("GET", f"{T}/manage")]
+    assert _wrong(client, role, token, two.a, here, EXPECTED) == []
+
+
+def test_item1_judge_tabs_show_only_for_the_tournaments_staff(two: TwoTournaments,
+                                                              clients: Clients) -> None:
+    head = clients.as_("head")
+    mine = head.get(f"/t/{two.a['tid']}/standings", headers={"accept-language": "en"}).text
+    other = head.get(f"/t/{two.b['tid']}/standings", headers={"accept-language": "en"}).text
+    for link in ("/results", "/penalties"):
+        assert f'href="/t/{two.a["tid"]}{link}"' in mine
+        assert f'href="/t/{two.b["tid"]}{link}"' not in other
+    assert f'href="/t/{two.a["tid"]}/manage"' not in mine  # the organizer's, not the head's
+    org = clients.as_("org").get(f"/t/{two.a['tid']}", headers={"accept-language": "en"}).text
+    assert f'href="/t/{two.a["tid"]}/manage"' in org
+
+
+def test_item1_refused_in_the_visitors_language(two: TwoTournaments, clients: Clients) -> None:
+    floor = clients.as_("floor")
+    b = two.b["tid"]
+    ru = floor.get(f"/t/{b}/results", headers={"accept-language": "ru"})
+    en = floor.get(f"/t/{b}/results", headers={"accept-language": "en"})
+    assert ru.status_code == en.status_code == 403
+    assert "Вы не входите в судейскую коллегию этого турнира" in ru.text
+    assert f"you have no role in tournament #{b}" in en.text and "коллеги" not in en.text
+    token = clients.new().post("/api/v1/session", json={"login": "floor",
+                                                        "password": PASSWORD}).json()["token"]
+    url = f"/api/v1/tournaments/{b}/rounds/1/tables/{two.b['table']}/result"
+    for lang, words in (("ru", "Вы не входите"), ("en", "you have no role in tournament")):
+        answer = clients.new().put(url, json={"score": "2-0"}, headers={
+            "authorization": f"Bearer {token}", "accept-language": lang})
+        assert answer.status_code == 403 and answer.json()["code"] == "not_staff"
+        assert words in answer.json()["message"]
+    plain = clients.new().put(url, json={"score": "2-0"},
+                              headers={"authorization": f"Bearer {token}"})
+    assert plain.json()["message"].startswith("you have no role in tournament")
+
+
+def test_item1_an_organizer_account_manages_only_its_own_tournaments(
+        two: TwoTournaments, clients: Clients) -> None:
+    """The account role "organizer" creates tournaments (and becomes their organizer) and
+    manages accounts; managing a tournament takes being its organizer."""
+    org = clients.as_("org")
+    assert org.get(f"/t/{two.b['tid']}/manage").status_code == 403
+    token = csrf_of(org, "/")
+    made = org.post("/new", data={"name": "Свой турнир", "csrf_token": token},
+                    follow_redirects=False)
+    assert made.status_code == 303
+    assert org.get(made.headers["location"]).status_code == 200
+    # the organizer of B gives A's floor judge a role in B: now it acts there
+    org_b = clients.as_("org_b")
+    manage = org_b.get(f"/t/{two.b['tid']}/manage", headers={"accept-language": "en"}).text
+    assert 'id="staff"' in manage and 'value="floor"' in manage
+    added = org_b.post(f"/t/{two.b['tid']}/staff", follow_redirects=False, data={
+        "login": "floor", "role": "floor_judge", "csrf_token": csrf_of(org_b, "/")})
+    assert added.status_code == 303
+    assert clients.as_("floor").get(f"/t/{two.b['tid']}/results").status_code == 200
+
+
+def test_item1_demo_logins_are_staff_of_both_demo_tournaments(web_db: Database) -> None:
+    running = seed_tournaments(web_db)
+    for _ in range(2):  # a second start changes nothing
+        seed_accounts(web_db, running, make_hasher(fast=True))
+    ids = {t.name: t.id for t in list_tournaments(web_db)}
+    organizer, head = find_account(web_db, "organizer"), find_account(web_db, "judge")
+    assert organizer is not None and head is not None
+    for name in (DEMO_NAME, DEMO_FINISHED):
+        assert staff_role(web_db, ids[name], organizer.id) is JudgeRole.ORGANIZER
+        assert staff_role(web_db, ids[name], head.id) is JudgeRole.HEAD_JUDGE

@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 from tests.services.builders import ORGANIZER, event
 from tests.web.conftest import PASSWORD, LiveServer, add_account
 from turnir.services.accounts import AccountRole
+from turnir.services.judges import JudgeRole, add_judge
 from turnir.services.queries import audit_log
 from turnir.services.rounds import current_round, start_round
 from turnir.services.tournaments import get_tournament, list_tournaments
@@ -178,6 +179,8 @@ def test_players_report_and_confirm_and_a_judge_overrides(live_server: LiveServe
     add_account(live_server.db, "org", AccountRole.ORGANIZER)
     add_account(live_server.db, "judge", AccountRole.HEAD_JUDGE)
     tid, table, other_table, _ = _open_table(live_server)
+    for who, role in (("org", JudgeRole.ORGANIZER), ("judge", JudgeRole.HEAD_JUDGE)):
+        add_judge(live_server.db, tid, role=role, login=who, actor=ORGANIZER)  # issue 10
     line = current_round(live_server.db, tid).round.pairing_at(table)
     assert line.b is not None
     org = new_page(browser, locale="en-US")

@@ -85,9 +85,14 @@ def test_an_organizer_runs_a_tournament_through_the_pages(web_db: Database,
     assert "finished" in text and "Traceback" not in text
 
 
-def _running(web_db: Database, org: TestClient) -> tuple[int, int, int, int]:
+def _running(web_db: Database, org: TestClient,
+             judge: str | None = None) -> tuple[int, int, int, int]:
+    """A tournament the ``org`` login made, in round 1; ``judge``: the role the ``judge``
+    login gets on its staff (roles are per tournament, issue 10 item 1)."""
     post(org, "/new", {"name": "Лига", "rounds": "3", "best_of": "3"})
     tid = list_tournaments(web_db)[0].id
+    if judge is not None:
+        post(org, f"/t/{tid}/staff", {"login": "judge", "role": judge})
     csv = "name\n" + "".join(f"Игрок {i}\n" for i in range(1, 7))
     post(org, f"/t/{tid}/players/import", files={"file": ("p.csv", csv.encode(), "text/csv")})
     post(org, f"/t/{tid}/rounds/start")
@@ -115,7 +120,7 @@ def test_players_report_and_confirm_and_judges_decide(web_db: Database,
     add_account(web_db, "org", AccountRole.ORGANIZER)
     add_account(web_db, "judge", AccountRole.FLOOR_JUDGE)
     org = clients.as_("org")
-    tid, table, a, b = _running(web_db, org)
+    tid, table, a, b = _running(web_db, org, judge="floor_judge")
     logins = {n: _player_login(org, tid, n) for n in (a, b)}
     from tests.web.conftest import log_in
 
@@ -168,7 +173,7 @@ def test_roles_are_enforced_on_the_pages(web_db: Database, clients: Clients) -> 
     add_account(web_db, "org", AccountRole.ORGANIZER)
     add_account(web_db, "judge", AccountRole.HEAD_JUDGE)
     org = clients.as_("org")
-    tid, _, _, _ = _running(web_db, org)
+    tid, _, _, _ = _running(web_db, org, judge="head_judge")
     anonymous = clients.new()
     answer = anonymous.get(f"/t/{tid}/manage", follow_redirects=False)
     assert answer.status_code == 303 and answer.headers["location"].startswith("/login?next=")

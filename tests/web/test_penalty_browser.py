@@ -13,6 +13,7 @@ from tests.web.conftest import PASSWORD, LiveServer
 from tests.web.test_browser import PHONE, login, new_page
 from turnir.services.accounts import AccountRole, create_account, make_hasher
 from turnir.services.common import RulesLevel
+from turnir.services.judges import JudgeRole, add_judge
 from turnir.services.rounds import start_round
 
 
@@ -23,6 +24,7 @@ def test_a_judge_gives_a_match_loss_from_a_phone(live_server: LiveServer,
     start_round(db, tid, actor=ORGANIZER)
     create_account(db, login="floor", name=FLOOR, password=PASSWORD,
                    role=AccountRole.FLOOR_JUDGE, actor="test", hasher=make_hasher(fast=True))
+    add_judge(db, tid, role=JudgeRole.FLOOR_JUDGE, login="floor", actor=ORGANIZER)  # issue 10
     public = new_page(browser, viewport=PHONE)
     public.goto(f"{live_server.url}/t/{tid}/standings")
     row = public.locator("table.standings tbody tr", has_text="Игрок 01")

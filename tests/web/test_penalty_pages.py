@@ -12,6 +12,7 @@ from tests.services.builders import ORGANIZER
 from tests.services.penalty_builders import FLOOR, HEAD, give, judged_event
 from tests.web.conftest import PASSWORD, Clients, csrf_of, log_in
 from turnir.services.accounts import AccountRole, create_account, make_hasher
+from turnir.services.judges import JudgeRole, add_judge
 from turnir.services.penalties import list_penalties
 from turnir.services.players import list_players
 from turnir.services.rounds import start_round
@@ -43,6 +44,9 @@ def ev(web_db: Database) -> Event:
     _account(web_db, "head", HEAD, AccountRole.HEAD_JUDGE)
     _account(web_db, "floor", FLOOR, AccountRole.FLOOR_JUDGE)
     _account(web_db, "player", "Игрок 01", AccountRole.PLAYER, person_id=me)
+    # the logins act as the judges named in the event (roles are per tournament, issue 10)
+    add_judge(web_db, tid, role=JudgeRole.HEAD_JUDGE, login="head", actor=ORGANIZER)
+    add_judge(web_db, tid, role=JudgeRole.FLOOR_JUDGE, login="floor", actor=ORGANIZER)
     return Event(tid, me, other)
 
 

@@ -3,7 +3,10 @@ services as the pages.
 
 Authentication: ``POST /api/v1/session`` answers a token for ``Authorization: Bearer …``; a
 browser's session cookie works too, and then every change needs the ``X-CSRF-Token`` header.
-Each route names the roles allowed in its ``x-roles`` (``anonymous`` means everyone). Errors
+Each route names the roles allowed in its ``x-roles`` (``anonymous`` means everyone); under
+``/tournaments/{tid}`` the organizer, head judge and floor judge are roles *in that tournament*
+(its staff, ``turnir.services.judges``), so a judge of another tournament gets 403
+(``not_staff``). Errors
 are ``{"code", "message"}`` with 401 (log in), 403 (not your role, not your match), 404,
 409 (conflicts with the tournament's state or a stale version), 422 (a malformed request or a
 rule refused it), 429 (too many failed logins).
@@ -30,6 +33,7 @@ from turnir.services.accounts import (
     set_password,
 )
 from turnir.services.common import Status
+from turnir.services.judges import add_judge, list_judges, remove_staff
 from turnir.services.queries import get_standings
 from turnir.services.reports import report_result, start_timer
 from turnir.services.results import record_result
@@ -61,6 +65,8 @@ from turnir.web.api_models import (
     ResultOut,
     RoundOut,
     SessionOut,
+    StaffIn,
+    StaffOut,
     StandingOut,
     StandingsOut,
     TiebreakOut,
@@ -70,7 +76,14 @@ from turnir.web.api_models import (
     TournamentOut,
 )
 from turnir.web.auth import log_in
-from turnir.web.deps import StateDep, VisitorDep, get_visitor
+from turnir.web.deps import (
+    HeadDep,
+    JudgesDep,
+    OrganizerDep,
+    StateDep,
+    VisitorDep,
+    get_visitor,
+)
 from turnir.web.security import (
     CSRF_HEADER,
     HEAD,
@@ -89,6 +102,7 @@ TournamentId = Annotated[int, Path(ge=1, le=2**31 - 1, description="The tourname
 RoundNumber = Annotated[int, Path(ge=1, le=10_000)]
 TableNumber = Annotated[int, Path(ge=1, le=100_000)]
 PlayerNumber = Annotated[int, Path(ge=1, le=2**31 - 1)]
+JudgeNumber = Annotated[int, Path(ge=1, le=2**31 - 1, description="The staff row's id")]
 Login = Annotated[str, Path(min_length=1, max_length=100, description="The account's login")]
 EVERYONE = frozenset(Role)
 
@@ -209,7 +223,8 @@ def create_api_router() -> APIRouter:
                             swiss_rounds=body.swiss_rounds, top_size=body.top_size)
         return TournamentOut.of(create_tournament(
             state.db, name=body.name, actor=account.name, settings=settings,
-            format=body.format, rules_level=body.rules_level, seed=body.seed))
+            format=body.format, rules_level=body.rules_level, seed=body.seed,
+            organizer_login=account.login))
 
     @route("GET", "/tournaments/{tid}", EVERYONE, codes=(404,), response_model=TournamentOut)
     def tournament(state: StateDep, tid: TournamentId) -> TournamentOut:
@@ -217,11 +232,35 @@ def create_api_router() -> APIRouter:
 
     @route("POST", "/tournaments/{tid}/finish", ORGANIZER, codes=(404, 409),
            response_model=TournamentOut)
-    def finish(state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def finish(state: StateDep, staff: OrganizerDep, tid: TournamentId,
                body: FinishIn) -> TournamentOut:
-        account = allowed(visitor, ORGANIZER)
-        return TournamentOut.of(finish_tournament(state.db, tid, actor=account.name,
-                                                  early=body.early))
+        return TournamentOut.of(finish_tournament(state.db, tid, actor=staff.actor,
+                                                  early=body.early,
+                                                  account_id=staff.account_id))
+
+    # ----- the staff (issue 10 item 1) ---------------------------------------------------
+
+    @route("GET", "/tournaments/{tid}/staff", JUDGES, codes=(404,),
+           response_model=list[StaffOut])
+    def staff_list(state: StateDep, staff: JudgesDep, tid: TournamentId) -> list[StaffOut]:
+        """The tournament's organizer, head judge and floor judges, with their logins."""
+        return [StaffOut.of(j) for j in list_judges(state.db, tid)]
+
+    @route("POST", "/tournaments/{tid}/staff", ORGANIZER, status=201, codes=(404,),
+           response_model=StaffOut)
+    def staff_add(state: StateDep, staff: OrganizerDep, tid: TournamentId,
+                  body: StaffIn) -> StaffOut:
+        """Give an account a role in this tournament (one head judge per tournament)."""
+        return StaffOut.of(add_judge(state.db, tid, role=body.role, login=body.login,
+                                     actor=staff.actor, account_id=staff.account_id))
+
+    @route("DELETE", "/tournaments/{tid}/staff/{judge}", ORGANIZER, status=204,
+           codes=(404,), response_class=Response)
+    def staff_remove(state: StateDep, staff: OrganizerDep, tid: TournamentId,
+                     judge: JudgeNumber) -> Response:
+        """The account loses the role; the judge stays named for the record."""
+        remove_staff(state.db, tid, judge, actor=staff.actor, account_id=staff.account_id)
+        return Response(status_code=204)
 
     # ----- players -------------------------------------------------------------------
 
@@ -232,36 +271,37 @@ def create_api_router() -> APIRouter:
 
     @route("POST", "/tournaments/{tid}/players", ORGANIZER, status=201, codes=(404, 409),
            response_model=PlayerOut)
-    def add_player(state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def add_player(state: StateDep, staff: OrganizerDep, tid: TournamentId,
                    body: PlayerIn) -> PlayerOut:
         """Register before round 1; afterwards a late entry (P-7)."""
-        account = allowed(visitor, ORGANIZER)
         info = get_tournament(state.db, tid).info
         if info.status is Status.REGISTRATION:
             made = player_service.register_player(state.db, tid, name=body.name,
                                                   city=body.city, club=body.club,
-                                                  byes=body.byes, actor=account.name)
+                                                  byes=body.byes, actor=staff.actor,
+                                                  account_id=staff.account_id)
         else:
             made = player_service.late_entry(
                 state.db, tid, name=body.name, city=body.city, club=body.club,
-                actor=account.name, byes_for_missed_rounds=body.byes_for_missed_rounds)
+                actor=staff.actor, byes_for_missed_rounds=body.byes_for_missed_rounds,
+                account_id=staff.account_id)
         return PlayerOut.of(made)
 
     @route("POST", "/tournaments/{tid}/players/{number}/check-in", ORGANIZER,
            codes=(404, 409), response_model=PlayerOut)
-    def check_in(state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def check_in(state: StateDep, staff: OrganizerDep, tid: TournamentId,
                  number: PlayerNumber, body: CheckInIn) -> PlayerOut:
-        account = allowed(visitor, ORGANIZER)
-        return PlayerOut.of(player_service.check_in(state.db, tid, number,
-                                                    actor=account.name, present=body.present))
+        return PlayerOut.of(player_service.check_in(state.db, tid, number, actor=staff.actor,
+                                                    present=body.present,
+                                                    account_id=staff.account_id))
 
     @route("POST", "/tournaments/{tid}/players/{number}/drop", HEAD, codes=(404, 409),
            response_model=PlayerOut)
-    def drop(state: StateDep, visitor: VisitorDep, tid: TournamentId, number: PlayerNumber,
+    def drop(state: StateDep, staff: HeadDep, tid: TournamentId, number: PlayerNumber,
              body: DropIn) -> PlayerOut:
-        account = allowed(visitor, HEAD)
         return PlayerOut.of(player_service.drop_player(state.db, tid, number,
-                                                       actor=account.name, reason=body.reason))
+                                                       actor=staff.actor, reason=body.reason,
+                                                       account_id=staff.account_id))
 
     # ----- rounds and results ------------------------------------------------------------
 
@@ -284,42 +324,40 @@ def create_api_router() -> APIRouter:
 
     @route("POST", "/tournaments/{tid}/rounds", ORGANIZER, status=201, codes=(404, 409),
            response_model=RoundOut)
-    def pair(state: StateDep, visitor: VisitorDep, tid: TournamentId, body: PairIn) -> RoundOut:
+    def pair(state: StateDep, staff: OrganizerDep, tid: TournamentId, body: PairIn) -> RoundOut:
         """Pair the next round: Swiss while Swiss rounds remain, then the top."""
-        account = allowed(visitor, ORGANIZER)
-        view = start_round(state.db, tid, actor=account.name,
-                           drop_absent_players=body.drop_absent)
+        view = start_round(state.db, tid, actor=staff.actor,
+                           drop_absent_players=body.drop_absent, account_id=staff.account_id)
         rnd = view.round
         return RoundOut(number=rnd.number, stage=rnd.stage.value, finished=rnd.finished,
                         pairings=[PairingOut.of(p) for p in rnd.pairings])
 
     @route("DELETE", "/tournaments/{tid}/rounds/last", ORGANIZER, status=204,
            codes=(404, 409), response_class=Response)
-    def undo(state: StateDep, visitor: VisitorDep, tid: TournamentId) -> Response:
+    def undo(state: StateDep, staff: OrganizerDep, tid: TournamentId) -> Response:
         """Undo the last round; only a round without results (P-7)."""
-        account = allowed(visitor, ORGANIZER)
-        undo_round(state.db, tid, actor=account.name)
+        undo_round(state.db, tid, actor=staff.actor, account_id=staff.account_id)
         return Response(status_code=204)
 
     @route("PUT", "/tournaments/{tid}/rounds/{number}/timer", ORGANIZER, codes=(404, 409),
            response_model=TimerOut)
-    def timer(state: StateDep, visitor: VisitorDep, tid: TournamentId, number: RoundNumber,
+    def timer(state: StateDep, staff: OrganizerDep, tid: TournamentId, number: RoundNumber,
               body: TimerIn) -> TimerOut:
-        account = allowed(visitor, ORGANIZER)
-        made = start_timer(state.db, tid, number, minutes=body.minutes, actor=account.name)
+        made = start_timer(state.db, tid, number, minutes=body.minutes, actor=staff.actor,
+                           account_id=staff.account_id)
         return TimerOut(round=made.round, started_at=made.started_at, ends_at=made.ends_at,
                         duration_s=made.duration_s)
 
     @route("PUT", "/tournaments/{tid}/rounds/{number}/tables/{table}/result", JUDGES,
            codes=(404, 409), response_model=RecordedOut)
-    def result(state: StateDep, visitor: VisitorDep, tid: TournamentId, number: RoundNumber,
+    def result(state: StateDep, staff: JudgesDep, tid: TournamentId, number: RoundNumber,
                table: TableNumber, body: ResultIn) -> RecordedOut:
         """Record a result; ``correction`` overrides one already there (logged, S-6)."""
-        account = allowed(visitor, JUDGES)
         done = record_result(state.db, tid, number, table, parse_result(body.score),
-                             actor=account.name, correction=body.correction,
+                             actor=staff.actor, correction=body.correction,
                              expected_version=body.expected_version,
-                             idempotency_key=body.idempotency_key)
+                             idempotency_key=body.idempotency_key,
+                             account_id=staff.account_id)
         out = ResultOut.of(done.result)
         assert out is not None
         return RecordedOut(round=done.round, table=done.table, a=done.a, b=done.b, result=out,

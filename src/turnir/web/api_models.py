@@ -13,6 +13,7 @@ from turnir.domain.standings import StandingRow
 from turnir.domain.tournament import Tournament
 from turnir.services.accounts import AccountInfo, AccountRole
 from turnir.services.common import RulesLevel, Status, TournamentFormat, TournamentInfo
+from turnir.services.judges import JudgeInfo, JudgeRole
 from turnir.services.players import PlayerInfo
 
 Name = Annotated[str, Field(min_length=1, max_length=200)]
@@ -311,3 +312,24 @@ class PlaceOut(BaseModel):
 
 class FinishIn(_In):
     early: bool = False
+
+
+class StaffIn(_In):
+    """Give an account a role in the tournament (issue 10 item 1)."""
+
+    login: Annotated[str, Field(min_length=1, max_length=100)]
+    role: JudgeRole = JudgeRole.FLOOR_JUDGE
+
+
+class StaffOut(BaseModel):
+    """A member of the tournament's staff; ``login`` is the account acting in the role
+    (``None``: a judge named for the record, with no web rights)."""
+
+    id: int
+    name: str
+    role: JudgeRole
+    login: str | None
+
+    @staticmethod
+    def of(j: JudgeInfo) -> StaffOut:
+        return StaffOut(id=j.id, name=j.name, role=j.role, login=j.login)

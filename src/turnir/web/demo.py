@@ -1,7 +1,9 @@
 """The demo ``make run`` opens: a tournament in its third round (some results in, the round
 clock running) and a finished one with its top, played through the services with
 ``turnir.demo``'s simulated results, and demo accounts (organizer, head judge, two players who
-meet in the open round) whose passwords are drawn anew at every start and printed."""
+meet in the open round) whose passwords are drawn anew at every start and printed; the
+organizer and the head judge are on the staff of both demo tournaments (roles are per
+tournament)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from turnir.domain.model import Player, Settings, Stage
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import AccountRole, create_account, find_account, set_password
 from turnir.services.common import TournamentInfo
+from turnir.services.judges import JudgeRole, add_judge, list_judges
 from turnir.services.players import list_players, register_players
 from turnir.services.reports import start_timer
 from turnir.services.results import record_result
@@ -119,4 +122,22 @@ def seed_accounts(db: Database, tid: int, hasher: PasswordHasher) -> list[DemoLo
             name = found.name
             role = found.role
         logins.append(DemoLogin(login, password, name, role))
+    _give_roles(db)
     return logins
+
+
+DEMO_STAFF = (("organizer", JudgeRole.ORGANIZER), ("judge", JudgeRole.HEAD_JUDGE))
+"""The demo logins' roles in both demo tournaments (roles are per tournament: issue 10)."""
+
+
+def _give_roles(db: Database) -> None:
+    """The demo organizer and head judge on the staff of both demo tournaments (once)."""
+    for info in list_tournaments(db):
+        if info.name not in (DEMO_NAME, DEMO_FINISHED):
+            continue
+        have = {(j.login, j.role) for j in list_judges(db, info.id)}
+        for login, role in DEMO_STAFF:
+            found = find_account(db, login)
+            if found is not None and found.active and found.role is not AccountRole.PLAYER \
+                    and (login, role) not in have:
+                add_judge(db, info.id, role=role, login=login, actor=ACTOR)

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from turnir.services.accounts import session_account
@@ -22,7 +22,12 @@ from turnir.web.security import (
     CSRF_COOKIE,
     CSRF_FIELD,
     CSRF_HEADER,
+    HEAD,
+    JUDGES,
+    ORGANIZER,
     SESSION_COOKIE,
+    LoginRequired,
+    Role,
     Visitor,
     check_csrf,
     cookie_secure,
@@ -30,6 +35,7 @@ from turnir.web.security import (
     new_nonce,
 )
 from turnir.web.settings import WebSettings
+from turnir.web.staff import Staff, staff_for
 from turnir.web.templating import Templates
 
 
@@ -99,6 +105,52 @@ def get_visitor(request: Request) -> Visitor:
 VisitorDep = Annotated[Visitor, Depends(get_visitor)]
 
 
+# ----- the visitor's role in the tournament of the URL (issue 10 item 1) -------------------
+
+TournamentPath = Annotated[int, Path(ge=1, le=2**31 - 1, description="The tournament's number")]
+
+
+def staff_of(request: Request, tid: int) -> Staff:
+    """The visitor's role in tournament ``tid``, looked up once per request
+    (``turnir.web.staff``)."""
+    known: dict[int, Staff] | None = getattr(request.state, "staff", None)
+    if known is None:
+        known = request.state.staff = {}
+    if tid not in known:
+        known[tid] = staff_for(get_state(request).db, tid, get_visitor(request).account)
+    return known[tid]
+
+
+class StaffCheck:
+    """A dependency: the visitor must have one of ``allowed`` in the URL's tournament; 401 for
+    the anonymous (before anything else), 404 for an unknown tournament, 403 otherwise."""
+
+    def __init__(self, allowed: frozenset[Role]) -> None:
+        self.allowed = allowed
+
+    def __call__(self, request: Request, tid: TournamentPath) -> Staff:
+        if get_visitor(request).account is None:
+            raise LoginRequired("log in to do this")
+        staff = staff_of(request, tid)
+        staff.require(self.allowed)
+        return staff
+
+
+def any_visitor_here(request: Request, tid: TournamentPath) -> Staff:
+    """The visitor's role in the URL's tournament, checked by the route itself."""
+    return staff_of(request, tid)
+
+
+OrganizerDep = Annotated[Staff, Depends(StaffCheck(ORGANIZER))]
+"""The tournament's organizer."""
+HeadDep = Annotated[Staff, Depends(StaffCheck(HEAD))]
+"""Its organizer or head judge."""
+JudgesDep = Annotated[Staff, Depends(StaffCheck(JUDGES))]
+"""Anyone on its staff."""
+StaffDep = Annotated[Staff, Depends(any_visitor_here)]
+"""Whoever it is (a page that shows staff more)."""
+
+
 async def require_csrf(request: Request) -> None:
     """For every state-changing request from a browser: the form's (or HTMX header's) token
     must match the visitor's CSRF cookie."""
@@ -150,6 +202,8 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
     visitor = get_visitor(request)
     ctx = page_context(request, visitor, state.settings)
     ctx.update(context)
+    if ctx.get("tid") and "staff" not in ctx:
+        ctx["staff"] = staff_of(request, int(ctx["tid"]))  # the tabs show staff their pages
     html = state.templates.render(visitor.locale, template, ctx)
     response = HTMLResponse(html, status_code=status)
     set_csrf_cookie(response, visitor, state.settings, request)

@@ -15,11 +15,14 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Scope
 
-from turnir.errors import ConflictError, NotFoundError, UserError
+from turnir.errors import ConflictError, ForbiddenError, NotFoundError, UserError
 from turnir.services.reports import NotAllowedError
 from turnir.web.deps import is_htmx, render
+from turnir.web.i18n import COOKIE as LANG_COOKIE
+from turnir.web.i18n import negotiate
 from turnir.web.limits import BodyTooLarge
 from turnir.web.security import BadCsrf, Forbidden, LoginRequired, TooManyAttempts
+from turnir.web.templating import ERROR_TEXTS
 
 log = logging.getLogger("turnir.web")
 
@@ -29,7 +32,7 @@ API_PREFIX = "/api/"
 def status_of(error: UserError) -> int:
     if isinstance(error, LoginRequired):
         return 401
-    if isinstance(error, Forbidden | NotAllowedError | BadCsrf):
+    if isinstance(error, Forbidden | ForbiddenError | NotAllowedError | BadCsrf):
         return 403
     if isinstance(error, NotFoundError):
         return 404
@@ -48,12 +51,27 @@ def error_body(code: str, message: str) -> dict[str, str]:
     return {"code": code, "message": message}
 
 
+def api_message(request: Request, code: str, message: str) -> str:
+    """The API's message in the language the client asked for (the ``turnir_lang`` cookie or
+    ``Accept-Language``: Russian first, the English detail kept, as the pages show it);
+    English as it is when it asked for none, or for English, or the code has no text."""
+    asked = request.cookies.get(LANG_COOKIE) or request.headers.get("accept-language")
+    if not asked or code not in ERROR_TEXTS:
+        return message
+    locale = negotiate(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language"),
+                       "en")
+    if locale == "en":
+        return message
+    return f"{request.app.state.web.templates.gettext[locale](ERROR_TEXTS[code])} ({message})"
+
+
 def _message_response(request: Request, status: int, message: str, code: str,
                       headers: dict[str, str] | None = None) -> Response:
     if is_api(request):
         if status == 401:
             headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
-        return JSONResponse(error_body(code, message), status_code=status, headers=headers)
+        return JSONResponse(error_body(code, api_message(request, code, message)),
+                            status_code=status, headers=headers)
     if is_htmx(request):
         response = render(request, "_message.html", status=status, message=message,
                           kind="error", code=code)

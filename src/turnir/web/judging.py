@@ -23,9 +23,17 @@ from turnir.services.reports import (
 from turnir.services.results import record_result
 from turnir.services.tournaments import get_tournament
 from turnir.web import views
-from turnir.web.deps import StateDep, VisitorDep, WebState, is_htmx, render, require_csrf
+from turnir.web.deps import (
+    JudgesDep,
+    StateDep,
+    VisitorDep,
+    WebState,
+    is_htmx,
+    render,
+    require_csrf,
+)
 from turnir.web.organizer import message
-from turnir.web.security import JUDGES, PLAYERS
+from turnir.web.security import PLAYERS
 
 TournamentId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 RoundQuery = Annotated[int | None, Query(ge=1, le=10_000)]
@@ -59,9 +67,8 @@ def create_judging_router() -> APIRouter:
     router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
     @router.get("/t/{tid}/results", response_class=HTMLResponse)
-    def results(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def results(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentId,
                 round: RoundQuery = None) -> HTMLResponse:
-        visitor.require(JUDGES)
         ctx = grid_context(state, tid, round)
         if is_htmx(request):
             return render(request, "_grid.html", **ctx)
@@ -70,16 +77,16 @@ def create_judging_router() -> APIRouter:
                       has_top=bool(info.settings.top_size), **ctx)
 
     @router.post("/t/{tid}/results")
-    def record(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def record(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentId,
                round: Annotated[int, Form(ge=1, le=10_000)],
                table: Annotated[int, Form(ge=1, le=100_000)],
                score: Annotated[str, Form(max_length=20)],
                version: Annotated[int | None, Form(ge=1)] = None,
                correct: Annotated[bool, Form()] = False) -> Response:
         """Record a result, decide a dispute, or override one (a logged correction, S-6)."""
-        visitor.require(JUDGES)
-        record_result(state.db, tid, round, table, parse_result(score), actor=visitor.actor,
-                      correction=correct, expected_version=version)
+        record_result(state.db, tid, round, table, parse_result(score), actor=staff.actor,
+                      correction=correct, expected_version=version,
+                      account_id=staff.account_id)
         if is_htmx(request):
             return render(request, "_grid.html", **grid_context(state, tid, round))
         return render(request, "results.html", tab="results", **grid_context(state, tid, round))
@@ -107,11 +114,10 @@ def create_judging_router() -> APIRouter:
                        else "ok")
 
     @router.get("/t/{tid}/print/{kind}", response_class=HTMLResponse)
-    def printable(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def printable(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentId,
                   kind: Annotated[str, Path(pattern="^(pairings|slips|seating)$")],
                   round: RoundQuery = None, by: str = "table") -> HTMLResponse:
         """Printables: pairings (by table or by name), result slips, seating lists."""
-        visitor.require(JUDGES)
         details = get_tournament(state.db, tid)
         t = details.tournament
         rnd = _round(t, round)

@@ -1,7 +1,7 @@
 """The organizer's pages: tournaments and their creation, registration and check-in (with a
 CSV import), rounds (pair the next one, undo one without results, the top), the round clock,
-drops and late entries, player logins, finishing; and the accounts page. Every form posts to
-one route that calls one service (``turnir.services``)."""
+drops and late entries, player logins, finishing (the accounts page is ``accounts_pages``).
+Every form posts to one route that calls one service (``turnir.services``)."""
 
 from __future__ import annotations
 
@@ -19,16 +19,27 @@ from turnir.formats.players_csv import read_players_bytes
 from turnir.services import players as player_service
 from turnir.services.accounts import AccountRole, create_account, list_accounts, player_accounts
 from turnir.services.common import RulesLevel, Status, TournamentFormat
+from turnir.services.judges import JudgeRole, add_judge, list_judges, remove_staff
 from turnir.services.online import robot_allowed, set_robot_allowed
 from turnir.services.reports import round_timer, start_timer
 from turnir.services.rounds import start_round, undo_round
 from turnir.services.tournaments import create_tournament, finish_tournament, get_tournament
-from turnir.web.deps import StateDep, VisitorDep, done, is_htmx, render, require_csrf
-from turnir.web.security import HEAD, ORGANIZER, Visitor
+from turnir.web.deps import (
+    HeadDep,
+    OrganizerDep,
+    StateDep,
+    VisitorDep,
+    done,
+    is_htmx,
+    render,
+    require_csrf,
+)
+from turnir.web.security import ORGANIZER, Visitor
 from turnir.web.templating import N_
 
 TournamentId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 PlayerNumber = Annotated[int, Path(ge=1, le=2**31 - 1)]
+JudgeId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 
 
 def _shown_filename(name: str | None) -> str:
@@ -95,15 +106,16 @@ def create_organizer_router() -> APIRouter:
                             top_best_of=_int(top_best_of, "top best of", low=1, high=5) or 3,
                             swiss_rounds=_int(rounds, "Swiss rounds", low=1, high=50),
                             top_size=_int(top, "top size", low=0, high=1024) or 0)
+        assert visitor.account is not None
         info = create_tournament(state.db, name=name, actor=actor, settings=settings,
                                  format=format, rules_level=rules_level,
-                                 seed=_int(seed, "seed", low=-(2**63), high=2**63 - 1))
+                                 seed=_int(seed, "seed", low=-(2**63), high=2**63 - 1),
+                                 organizer_login=visitor.account.login)
         return done(request, f"/t/{info.id}/manage")
 
     @router.get("/t/{tid}/manage", response_class=HTMLResponse)
-    def manage(request: Request, state: StateDep, visitor: VisitorDep,
+    def manage(request: Request, state: StateDep, staff: OrganizerDep,
                tid: TournamentId) -> HTMLResponse:
-        organizer(visitor)
         details = get_tournament(state.db, tid)
         t = details.tournament
         entries = player_service.list_players(state.db, tid)
@@ -116,57 +128,60 @@ def create_organizer_router() -> APIRouter:
                       timer=round_timer(state.db, tid, rnd.number) if rnd else None,
                       running=details.info.status is Status.RUNNING,
                       registration=details.info.status is Status.REGISTRATION,
-                      robot=robot_allowed(state.db, tid))
+                      robot=robot_allowed(state.db, tid), judges=list_judges(state.db, tid),
+                      judge_roles=list(JudgeRole),
+                      candidates=[a for a in list_accounts(state.db)
+                                  if a.active and a.role is not AccountRole.PLAYER])
 
     @router.post("/t/{tid}/players")
-    def add_player(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def add_player(request: Request, state: StateDep, staff: OrganizerDep, tid: TournamentId,
                    name: Annotated[str, Form(max_length=200)],
                    city: Annotated[str, Form(max_length=100)] = "",
                    club: Annotated[str, Form(max_length=100)] = "",
                    byes: Annotated[str, Form(max_length=3)] = "0",
                    missed_byes: Annotated[bool, Form()] = False) -> Response:
         """Registration before round 1; a late entry afterwards (P-7)."""
-        actor = organizer(visitor)
         info = get_tournament(state.db, tid).info
         if info.status is Status.REGISTRATION:
             player_service.register_player(
-                state.db, tid, name=name, city=city, club=club, actor=actor,
-                byes=_int(byes, "byes", low=0, high=50) or 0)
+                state.db, tid, name=name, city=city, club=club, actor=staff.actor,
+                byes=_int(byes, "byes", low=0, high=50) or 0, account_id=staff.account_id)
         else:
             player_service.late_entry(state.db, tid, name=name, city=city, club=club,
-                                      actor=actor, byes_for_missed_rounds=missed_byes)
+                                      actor=staff.actor, byes_for_missed_rounds=missed_byes,
+                                      account_id=staff.account_id)
         return done(request, f"/t/{tid}/manage#players")
 
     @router.post("/t/{tid}/players/import")
-    async def import_players(request: Request, state: StateDep, visitor: VisitorDep,
+    async def import_players(request: Request, state: StateDep, staff: OrganizerDep,
                              tid: TournamentId,
                              file: Annotated[UploadFile, File()]) -> Response:
-        actor = organizer(visitor)
         data = await file.read(MAX_PLAYERS_FILE + 1)
         lines = read_players_bytes(data, source=_shown_filename(file.filename))
-        player_service.register_players(state.db, tid, lines, actor=actor)
+        player_service.register_players(state.db, tid, lines, actor=staff.actor,
+                                        account_id=staff.account_id)
         return done(request, f"/t/{tid}/manage#players")
 
     @router.post("/t/{tid}/players/{number}/checkin")
-    def check_in(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def check_in(request: Request, state: StateDep, staff: OrganizerDep, tid: TournamentId,
                  number: PlayerNumber, present: Annotated[bool, Form()] = True) -> Response:
-        player_service.check_in(state.db, tid, number, actor=organizer(visitor),
-                                present=present)
+        player_service.check_in(state.db, tid, number, actor=staff.actor, present=present,
+                                account_id=staff.account_id)
         return done(request, f"/t/{tid}/manage#p{number}")
 
     @router.post("/t/{tid}/players/{number}/drop")
-    def drop(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def drop(request: Request, state: StateDep, staff: HeadDep, tid: TournamentId,
              number: PlayerNumber,
              reason: Annotated[str, Form(max_length=500)] = "") -> Response:
-        visitor.require(HEAD)
-        player_service.drop_player(state.db, tid, number, actor=visitor.actor, reason=reason)
+        player_service.drop_player(state.db, tid, number, actor=staff.actor, reason=reason,
+                                   account_id=staff.account_id)
         return done(request, f"/t/{tid}/manage#p{number}")
 
     @router.post("/t/{tid}/players/{number}/account")
     def player_login(request: Request, state: StateDep, visitor: VisitorDep,
-                     tid: TournamentId, number: PlayerNumber) -> Response:
+                     staff: OrganizerDep, tid: TournamentId, number: PlayerNumber) -> Response:
         """A login for the player, to report their own results; the password is shown once."""
-        actor = organizer(visitor)
+        actor = staff.actor
         player = next((p for p in player_service.list_players(state.db, tid)
                        if p.number == number), None)
         if player is None or player.person_id is None:
@@ -182,62 +197,59 @@ def create_organizer_router() -> APIRouter:
                                         "pw": password})
 
     @router.post("/t/{tid}/rounds/start")
-    def pair_round(request: Request, state: StateDep, visitor: VisitorDep,
+    def pair_round(request: Request, state: StateDep, staff: OrganizerDep,
                    tid: TournamentId,
                    drop_absent: Annotated[bool, Form()] = False) -> Response:
         """Pair the next round: Swiss while Swiss rounds remain, then the top."""
-        view = start_round(state.db, tid, actor=organizer(visitor),
-                           drop_absent_players=drop_absent)
+        view = start_round(state.db, tid, actor=staff.actor, drop_absent_players=drop_absent,
+                           account_id=staff.account_id)
         return done(request, f"/t/{tid}/results?round={view.round.number}")
 
     @router.post("/t/{tid}/rounds/undo")
-    def undo(request: Request, state: StateDep, visitor: VisitorDep,
+    def undo(request: Request, state: StateDep, staff: OrganizerDep,
              tid: TournamentId) -> Response:
-        undo_round(state.db, tid, actor=organizer(visitor))
+        undo_round(state.db, tid, actor=staff.actor, account_id=staff.account_id)
         return done(request, f"/t/{tid}/manage")
 
     @router.post("/t/{tid}/timer")
-    def timer(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def timer(request: Request, state: StateDep, staff: OrganizerDep, tid: TournamentId,
               minutes: Annotated[str, Form(max_length=4)] = "50") -> Response:
-        actor = organizer(visitor)
         rnd = get_tournament(state.db, tid).tournament.current_round
         if rnd is None:
             raise UserError("no round has been paired yet", code="no_round")
         start_timer(state.db, tid, rnd.number,
-                    minutes=_int(minutes, "minutes", low=1, high=600) or 50, actor=actor)
+                    minutes=_int(minutes, "minutes", low=1, high=600) or 50, actor=staff.actor,
+                    account_id=staff.account_id)
         return done(request, f"/t/{tid}/manage")
 
     @router.post("/t/{tid}/robot")
-    def robot(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def robot(request: Request, state: StateDep, staff: OrganizerDep, tid: TournamentId,
               allowed: Annotated[bool, Form()] = False) -> Response:
         """The online judge robot may record the tournament's results, or not (issue 10)."""
-        set_robot_allowed(state.db, tid, allowed, actor=organizer(visitor))
+        set_robot_allowed(state.db, tid, allowed, actor=staff.actor)
         return done(request, f"/t/{tid}/manage#robot")
 
     @router.post("/t/{tid}/finish")
-    def finish(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def finish(request: Request, state: StateDep, staff: OrganizerDep, tid: TournamentId,
                early: Annotated[bool, Form()] = False) -> Response:
-        finish_tournament(state.db, tid, actor=organizer(visitor), early=early)
+        finish_tournament(state.db, tid, actor=staff.actor, early=early,
+                          account_id=staff.account_id)
         return done(request, f"/t/{tid}/places")
 
-    @router.get("/accounts", response_class=HTMLResponse)
-    def accounts_page(request: Request, state: StateDep, visitor: VisitorDep) -> HTMLResponse:
-        organizer(visitor)
-        return render(request, "accounts.html", accounts=list_accounts(state.db),
-                      roles=[r for r in AccountRole if r is not AccountRole.PLAYER], title=None)
+    @router.post("/t/{tid}/staff")
+    def add_staff(request: Request, state: StateDep, staff: OrganizerDep, tid: TournamentId,
+                  login: Annotated[str, Form(min_length=1, max_length=100)],
+                  role: Annotated[JudgeRole, Form()]) -> Response:
+        """The organizer gives an account a role in this tournament (issue 10 item 1)."""
+        add_judge(state.db, tid, role=role, login=login, actor=staff.actor,
+                  account_id=staff.account_id)
+        return done(request, f"/t/{tid}/manage#staff")
 
-    @router.post("/accounts")
-    def add_account(request: Request, state: StateDep, visitor: VisitorDep,
-                    login: Annotated[str, Form(max_length=100)],
-                    name: Annotated[str, Form(max_length=200)],
-                    password: Annotated[str, Form(max_length=1000)],
-                    role: Annotated[AccountRole, Form()]) -> Response:
-        actor = organizer(visitor)
-        if role is AccountRole.PLAYER:
-            raise UserError("player logins are made on the tournament's page",
-                            code="bad_role")
-        create_account(state.db, login=login, name=name, password=password, role=role,
-                       actor=actor, hasher=state.hasher)
-        return done(request, "/accounts")
+    @router.post("/t/{tid}/staff/{judge}/remove")
+    def remove_from_staff(request: Request, state: StateDep, staff: OrganizerDep,
+                          tid: TournamentId, judge: JudgeId) -> Response:
+        """The account loses that role here; the judge stays named for the record."""
+        remove_staff(state.db, tid, judge, actor=staff.actor, account_id=staff.account_id)
+        return done(request, f"/t/{tid}/manage#staff")
 
     return router

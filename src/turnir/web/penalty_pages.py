@@ -18,8 +18,18 @@ from turnir.services.penalty_catalogue import get_catalogue
 from turnir.services.penalty_report import penalty_report, render_penalty_report
 from turnir.services.players import list_players
 from turnir.services.tournaments import get_tournament
-from turnir.web.deps import StateDep, VisitorDep, WebState, done, render, require_csrf
-from turnir.web.security import HEAD, JUDGES, SIGNED_IN, Forbidden, Visitor
+from turnir.web.deps import (
+    HeadDep,
+    JudgesDep,
+    StaffDep,
+    StateDep,
+    VisitorDep,
+    WebState,
+    done,
+    render,
+    require_csrf,
+)
+from turnir.web.security import SIGNED_IN, Forbidden, Visitor
 
 TournamentId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 Code = Annotated[str, Form(min_length=1, max_length=48)]
@@ -44,12 +54,12 @@ def create_penalty_router() -> APIRouter:
     router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
     @router.get("/t/{tid}/penalties/give", response_class=HTMLResponse)
-    def give_page(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def give_page(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
+                  tid: TournamentId,
                   player: Annotated[int | None, Query(ge=1, le=100_000)] = None,
                   reason: Annotated[str | None, Query(max_length=48)] = None,
                   penalty: Annotated[Penalty | None, Query()] = None) -> HTMLResponse:
         """The three taps: the player, the reason, then the preview to confirm."""
-        visitor.require(JUDGES)
         info = get_tournament(state.db, tid).info
         ctx = _common(visitor, tid)
         if player is None:
@@ -63,14 +73,15 @@ def create_penalty_router() -> APIRouter:
             return render(request, "penalty_give.html", step=2, info=info, player=player,
                           player_name=name, reasons=reasons, title=info.name, **ctx)
         preview = preview_penalty(state.db, tid, player=player, reason=reason,
-                                  judge=visitor.actor, penalty=penalty)
+                                  judge=staff.actor, penalty=penalty,
+                                  account_id=staff.account_id)
         return render(request, "penalty_give.html", step=3, info=info, player=player,
                       reason=reason, preview=preview, choices=CHOICES, title=info.name,
                       key=f"{visitor.csrf_nonce[:8]}-{player}-{reason}-{_stamp(state, tid)}",
                       **ctx)
 
     @router.post("/t/{tid}/penalties")
-    def give(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def give(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentId,
              player: Annotated[int, Form(ge=1, le=100_000)], reason: Code,
              penalty: Annotated[Penalty | None, Form()] = None,
              confirmed_by: Annotated[str, Form(max_length=200)] = "",
@@ -78,48 +89,47 @@ def create_penalty_router() -> APIRouter:
              key: Annotated[str, Form(max_length=200)] = "") -> Response:
         """Give the penalty the judge confirmed (a double tap gives one: the idempotency
         key)."""
-        visitor.require(JUDGES)
-        service_give_penalty(state.db, tid, player=player, reason=reason, actor=visitor.actor,
+        service_give_penalty(state.db, tid, player=player, reason=reason, actor=staff.actor,
                              penalty=penalty, confirmed_by=confirmed_by.strip() or None,
-                             note=note, idempotency_key=key or None)
+                             note=note, idempotency_key=key or None,
+                             account_id=staff.account_id)
         return done(request, f"/t/{tid}/penalties")
 
     @router.get("/t/{tid}/penalties", response_class=HTMLResponse)
-    def penalties(request: Request, state: StateDep, visitor: VisitorDep,
+    def penalties(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
                   tid: TournamentId) -> HTMLResponse:
         """Every penalty of the tournament, with the appeals and (for the head judge) the form
         to decide one."""
-        visitor.require(JUDGES)
         info = get_tournament(state.db, tid).info
         return render(request, "penalties.html", info=info, title=info.name,
                       penalties=list(reversed(list_penalties(state.db, tid))),
                       appeals=penalty_report(state.db, tid).appeals, outcomes=list(AppealOutcome),
-                      choices=CHOICES, may_decide=visitor.role in HEAD,
+                      choices=CHOICES, may_decide=staff.is_head,
                       **_common(visitor, tid))
 
     @router.post("/t/{tid}/penalties/{seq}/appeal")
-    def appeal(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def appeal(request: Request, state: StateDep, staff: HeadDep, tid: TournamentId,
                seq: Annotated[int, Path(ge=1, le=1_000_000)],
                outcome: Annotated[AppealOutcome, Form()],
                changed_to: Annotated[Penalty | None, Form()] = None,
                note: Annotated[str, Form(max_length=1000)] = "") -> Response:
         """The head judge decides an appeal against a floor judge's penalty (recorded)."""
-        visitor.require(HEAD)
-        decide_appeal(state.db, tid, seq, outcome=outcome, actor=visitor.actor,
+        decide_appeal(state.db, tid, seq, outcome=outcome, actor=staff.actor,
                       changed_to=changed_to if outcome is AppealOutcome.CHANGED else None,
-                      note=note)
+                      note=note, account_id=staff.account_id)
         return done(request, f"/t/{tid}/penalties")
 
     @router.get("/t/{tid}/penalties/history", response_class=HTMLResponse)
-    def history(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
+    def history(request: Request, state: StateDep, visitor: VisitorDep, staff: StaffDep,
+                tid: TournamentId,
                 person: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None
                 ) -> HTMLResponse:
         """A player's penalties in every tournament, with the reasons: a player sees their
-        own; judges anyone's (the tournament's players are listed to pick from)."""
+        own; this tournament's staff anyone's (its players are listed to pick from)."""
         account = visitor.require(SIGNED_IN)
         info = get_tournament(state.db, tid).info
         players = list_players(state.db, tid)
-        if not visitor.is_judge:
+        if not staff.is_judge:
             if account.person_id is None:
                 raise Forbidden("this login is not linked to a player")
             if person is not None and person != account.person_id:
@@ -132,10 +142,9 @@ def create_penalty_router() -> APIRouter:
                       **_common(visitor, tid))
 
     @router.get("/t/{tid}/penalties/report", response_class=HTMLResponse)
-    def report(request: Request, state: StateDep, visitor: VisitorDep,
+    def report(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
                tid: TournamentId) -> HTMLResponse:
         """The penalties section of the tournament report the head judge submits."""
-        visitor.require(JUDGES)
         found = penalty_report(state.db, tid)
         text = render_penalty_report(found, lang="en" if visitor.locale == "en" else "ru")
         info = get_tournament(state.db, tid).info

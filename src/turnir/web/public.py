@@ -22,7 +22,15 @@ from turnir.services.tournaments import get_tournament, list_tournaments
 from turnir.storage.database import Database
 from turnir.web import views
 from turnir.web.cache import anonymous_key
-from turnir.web.deps import StateDep, VisitorDep, WebState, is_htmx, page_context, render
+from turnir.web.deps import (
+    StateDep,
+    VisitorDep,
+    WebState,
+    is_htmx,
+    page_context,
+    render,
+    staff_of,
+)
 from turnir.web.i18n import COOKIE as LANG_COOKIE
 from turnir.web.i18n import LOCALES
 from turnir.web.redirects import safe_next as safe_next  # re-exported for auth.py
@@ -45,7 +53,8 @@ class Body:
 def _shell(request: Request, state: WebState, visitor: Visitor, tid: int, body: Body,
            tab: str) -> HTMLResponse:
     ctx = page_context(request, visitor, state.settings)
-    ctx.update(title=body.title, body=body.html, tid=tid, tab=tab, has_top=body.has_top)
+    ctx.update(title=body.title, body=body.html, tid=tid, tab=tab, has_top=body.has_top,
+               staff=staff_of(request, tid))  # the judges' tabs for this tournament's staff
     if visitor.account is None:
         ctx["csrf_token"] = ""  # a cached page carries no one's token
     return HTMLResponse(state.templates.render(visitor.locale, "public_page.html", ctx))

@@ -36,6 +36,11 @@ ROLE_NAMES = {"organizer": N_("organizer"), "head_judge": N_("head judge"),
 ERROR_TEXTS = {
     "login_required": N_("Log in to do this."),
     "forbidden": N_("Your role does not allow this."),
+    "not_staff": N_("You are not on this tournament's staff: its organizer, head judge and floor "
+                    "judges act in it."),
+    "last_staff_organizer": N_("The tournament keeps at least one organizer with a login."),
+    "player_account": N_("A player's login cannot be on the staff; a judge needs a login of "
+                         "their own."),
     "not_your_match": N_("You can report only your own match."),
     "csrf": N_("The form has expired; reload the page and send it again."),
     "too_many_attempts": N_("Too many failed logins; wait a few minutes."),
