@@ -546,3 +546,18 @@ def test_item11_serve_does_not_let_uvicorn_trust_forwarded_headers(
     monkeypatch.setenv("TURNIR_TRUSTED_PROXIES", "10.0.0.1")
     serve(host="127.0.0.1", port=1, demo=False, quiet=True)
     assert seen["proxy_headers"] is False  # turnir's own TURNIR_TRUSTED_PROXIES decides
+
+
+@pytest.mark.parametrize("text", ["²", "\xb9\xb3", "9" * 5000, "", "-1", "1e3"])
+def test_item7_a_length_or_setting_that_is_not_plain_digits_is_not_a_number(text: str) -> None:
+    from starlette.datastructures import Headers
+
+    from turnir.web.limits import declared_length, whole_number
+    from turnir.web.settings import parse_size
+
+    assert whole_number(text) is None
+    assert declared_length(Headers({"content-length": text})) is None
+    with pytest.raises(ValueError, match="TURNIR_MAX_BODY"):
+        parse_size(text or "M", "TURNIR_MAX_BODY")
+    with pytest.raises(ValueError, match="TURNIR_LOGIN"):
+        WebSettings.from_env({"TURNIR_LOGIN_FAILURES_PER_LOGIN": text or "x"})

@@ -59,11 +59,18 @@ def is_upload(headers: Headers) -> bool:
     return headers.get("content-type", "").lower().lstrip().startswith("multipart/form-data")
 
 
+def whole_number(text: str, *, digits: int = 18) -> int | None:
+    """``text`` as a whole number when it is ASCII digits only (at most ``digits`` of them:
+    ``"²"`` passes ``str.isdigit`` and a 5,000-digit string makes ``int`` raise)."""
+    value = text.strip()
+    if not value or len(value) > digits or not (value.isascii() and value.isdigit()):
+        return None
+    return int(value)
+
+
 def declared_length(headers: Headers) -> int | None:
     value = headers.get("content-length")
-    if value is None or not value.strip().isdigit():
-        return None
-    return int(value.strip())
+    return None if value is None else whole_number(value)
 
 
 async def plain_refusal(scope: Scope, error: BodyTooLarge) -> Response:

@@ -27,6 +27,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from turnir.web.limits import whole_number
 from turnir.web.proxies import TrustedProxies
 
 MB = 1024 * 1024
@@ -100,14 +101,16 @@ class WebSettings:
         for name, key in LOGIN_LIMITS:
             number = environ.get(name, "").strip()
             if number:
-                if not number.isdigit() or int(number) < 1:
+                count = whole_number(number)
+                if count is None or count < 1:
                     raise ValueError(f"{name}: {number!r} is not a positive whole number")
-                values[key] = int(number)
+                values[key] = count
         hsts = environ.get("TURNIR_HSTS_SECONDS", "").strip()
         if hsts:
-            if not hsts.isdigit():
+            seconds = whole_number(hsts)
+            if seconds is None:
                 raise ValueError(f"TURNIR_HSTS_SECONDS: {hsts!r} is not a number of seconds")
-            values["hsts_seconds"] = int(hsts)
+            values["hsts_seconds"] = seconds
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
 
@@ -117,6 +120,7 @@ def parse_size(text: str, name: str) -> int:
     value = text.strip().upper().removesuffix("B")
     factor = {"K": 1024, "M": MB}.get(value[-1:], 1)
     digits = value[:-1] if factor != 1 else value
-    if not digits.isdigit():
+    number = whole_number(digits)
+    if number is None:
         raise ValueError(f"{name}: {text!r} is not a size (bytes, or with K or M)")
-    return int(digits) * factor
+    return number * factor
