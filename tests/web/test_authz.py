@@ -20,7 +20,14 @@ from tests.services.builders import ORGANIZER, event
 from tests.web.conftest import PASSWORD, Clients, add_account, csrf_of, log_in
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import find_account, make_hasher
-from turnir.services.judges import JudgeRole, add_judge, staff_role
+from turnir.services.judges import (
+    ANY_STAFF,
+    HEAD_OR_ORGANIZER,
+    ORGANIZER_ONLY,
+    JudgeRole,
+    add_judge,
+    staff_role,
+)
 from turnir.services.players import list_players, register_players
 from turnir.services.rounds import start_round
 from turnir.services.tournaments import list_tournaments
@@ -339,3 +346,14 @@ def test_item1_demo_logins_are_staff_of_both_demo_tournaments(web_db: Database) 
     for name in (DEMO_NAME, DEMO_FINISHED):
         assert staff_role(web_db, ids[name], organizer.id) is JudgeRole.ORGANIZER
         assert staff_role(web_db, ids[name], head.id) is JudgeRole.HEAD_JUDGE
+
+
+def test_item1_the_pages_and_the_services_allow_the_same_roles() -> None:
+    """What a route allows (``turnir.web.security``) is what its service allows
+    (``turnir.services.judges``)."""
+    def web(roles: frozenset[JudgeRole]) -> frozenset[Role]:
+        return frozenset(Role(r.value) for r in roles)
+
+    assert web(ORGANIZER_ONLY) == ORG
+    assert web(HEAD_OR_ORGANIZER) == HEAD
+    assert web(ANY_STAFF) == JUDGES
