@@ -26,6 +26,7 @@ from turnir.services.judges import (
     remove_staff,
     staff_role,
 )
+from turnir.services.online import set_robot_allowed
 from turnir.services.penalties import give_penalty, list_penalties, preview_penalty
 from turnir.services.penalty_appeals import decide_appeal, withdraw_penalty
 from turnir.services.players import (
@@ -116,6 +117,8 @@ CHANGES: dict[str, Change] = {
     "remove_staff": lambda db, tid, who: remove_staff(
         db, tid, next(j.id for j in list_judges(db, tid) if j.role is JudgeRole.FLOOR_JUDGE),
         actor="X", account_id=who),
+    "set_robot_allowed": lambda db, tid, who: set_robot_allowed(db, tid, True, actor="X",
+                                                                account_id=who),
 }
 """What only staff may do in a running tournament (registration is below)."""
 

@@ -69,6 +69,7 @@ from turnir.services.common import (
     touch_tournament,
     utc_now,
 )
+from turnir.services.judges import ORGANIZER_ONLY, check_staff
 from turnir.services.results import GameReport, record_result_in
 from turnir.storage.database import Database, lock_tournament
 from turnir.storage.mappers import name_key, result_from_row, tournament_row
@@ -241,11 +242,15 @@ def robot_allowed(db: Database, tournament_id: int) -> bool:
         return bool(tournament_row(conn, tournament_id)["robot_allowed"])
 
 
-def set_robot_allowed(db: Database, tournament_id: int, allowed: bool, *, actor: str) -> bool:
+def set_robot_allowed(db: Database, tournament_id: int, allowed: bool, *, actor: str,
+                      account_id: int | None = None) -> bool:
     """The organizer lets the online robot record the tournament's results, or stops it (the
     ends of games delivered afterwards are kept unapplied). Logged as ``tournament.robot``;
-    the same setting again changes nothing. Returns the setting."""
+    the same setting again changes nothing. Returns the setting. A web account
+    (``account_id``) must be the tournament's organizer."""
     with changing(db, tournament_id, actor) as change:
+        check_staff(change.conn, tournament_id, account_id, ORGANIZER_ONLY,
+                    what="allow or stop the robot")
         row = tournament_row(change.conn, tournament_id)
         if bool(row["robot_allowed"]) == allowed:
             return allowed

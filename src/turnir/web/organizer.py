@@ -226,7 +226,7 @@ def create_organizer_router() -> APIRouter:
     def robot(request: Request, state: StateDep, staff: OrganizerDep, tid: TournamentId,
               allowed: Annotated[bool, Form()] = False) -> Response:
         """The online judge robot may record the tournament's results, or not (issue 10)."""
-        set_robot_allowed(state.db, tid, allowed, actor=staff.actor)
+        set_robot_allowed(state.db, tid, allowed, actor=staff.actor, account_id=staff.account_id)
         return done(request, f"/t/{tid}/manage#robot")
 
     @router.post("/t/{tid}/finish")
