@@ -66,6 +66,8 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", f"{T}/penalties"): JUDGES, ("GET", f"{T}/penalties/give"): JUDGES,
     ("POST", f"{T}/penalties"): JUDGES, ("POST", f"{T}/penalties/{{seq}}/appeal"): HEAD,
     ("GET", f"{T}/penalties/history"): SIGNED_IN, ("GET", f"{T}/penalties/report"): JUDGES,
+    # the audit log (issue 10 item 14)
+    ("GET", f"{T}/log"): HEAD,
     # the API
     ("POST", "/api/v1/session"): ALL, ("DELETE", "/api/v1/session"): SIGNED_IN,
     ("GET", "/api/v1/me"): SIGNED_IN, ("GET", "/api/v1/accounts"): ORG,

@@ -27,6 +27,7 @@ from turnir.web import errors
 from turnir.web.accounts_pages import create_accounts_router
 from turnir.web.api import PREFIX as API_PREFIX
 from turnir.web.api import create_api_router
+from turnir.web.audit_pages import create_audit_router
 from turnir.web.auth import create_auth_router
 from turnir.web.cache import PageCache, PublicPages, Stamps
 from turnir.web.deps import WebState
@@ -95,7 +96,7 @@ def create_app(settings: WebSettings | None = None, *, db: Database | None = Non
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     routers = [create_public_router(), create_ratings_router(), create_auth_router(),
                create_organizer_router(), create_accounts_router(), create_judging_router(),
-               create_penalty_router(), create_api_router()]
+               create_penalty_router(), create_audit_router(), create_api_router()]
     for router in routers:
         app.include_router(router)
     app.state.routers = routers
