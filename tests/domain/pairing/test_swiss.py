@@ -1,23 +1,20 @@
-"""Swiss pairing: rules P-2, P-3 (a)..(e) and S-5, checked against brute force and the
-full-graph reference solver."""
+"""Swiss pairing: rules P-2, P-3 (a)..(e) and S-5, checked against an exhaustive search and
+against one global exact matching (issue 16: the objective with the largest difference first)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from turnir.domain.pairing.matching import clique_number, pair_without_rematches
-from turnir.domain.pairing.objective import CostScale
 from turnir.domain.pairing.swiss import (
     Objective,
     SwissEntrant,
     SwissPairing,
-    _event,
-    _reduce,
     objective_of,
     pair_swiss,
     pair_swiss_global,
@@ -38,27 +35,67 @@ def as_sets(result: SwissPairing) -> set[frozenset[int]]:
     return {frozenset(p) for p in result.pairs}
 
 
-def perfect_matchings(players: list[int]) -> Iterator[list[tuple[int, int]]]:
-    if not players:
-        yield []
-        return
-    first, rest = players[0], players[1:]
-    for k, partner in enumerate(rest):
-        for tail in perfect_matchings(rest[:k] + rest[k + 1 :]):
-            yield [(first, partner), *tail]
+def obj(rematches: int = 0, bye_ineligible: int = 0, bye_points: int = 0,
+        differences: Sequence[int] = (), floats: Sequence[int] = ()) -> Objective:
+    return Objective(rematches, bye_ineligible, bye_points, tuple(differences), tuple(floats))
 
 
-def all_pairings(
-    entrants: Sequence[SwissEntrant],
-) -> Iterator[tuple[list[tuple[int, int]], int | None]]:
-    players = sorted(x.player for x in entrants)
-    for bye in players if len(players) % 2 else [None]:
-        for pairs in perfect_matchings([p for p in players if p != bye]):
-            yield pairs, bye
+def exhaustive_optimum(entrants: Sequence[SwissEntrant]) -> Objective:
+    """The best objective over every pairing, by a search over subsets (up to ~16 players).
 
+    Independent of the pairer: each pair's share of P-3 is one digit of a big integer, the
+    digits ordered like the objective's terms, so sums compare like objectives; the search
+    pairs the lowest remaining player with each other one (or gives him the bye).
+    """
+    people = sorted(entrants, key=lambda x: x.player)
+    n = len(people)
+    points = sorted({x.points for x in people})
+    diffs = sorted({abs(a - b) for a in points for b in points} - {0})
+    base = n + len(points) + 2
+    # digit positions from the lowest: floats by points, diffs, bye points, bye eligibility,
+    # rematches
+    float_at = {p: k for k, p in enumerate(points)}
+    diff_at = {d: len(points) + k for k, d in enumerate(diffs)}
+    bye_points_at = len(points) + len(diffs)
 
-def brute_force_min_objective(entrants: Sequence[SwissEntrant]) -> Objective:
-    return min(objective_of(entrants, pairs, bye) for pairs, bye in all_pairings(entrants))
+    def pair_cost(a: SwissEntrant, b: SwissEntrant) -> int:
+        cost = 0
+        if b.player in a.opponents or a.player in b.opponents:
+            cost += base ** (bye_points_at + 2)
+        if a.points != b.points:
+            cost += base ** diff_at[abs(a.points - b.points)]
+            cost += base ** float_at[max(a.points, b.points)]
+        return cost
+
+    def bye_cost(a: SwissEntrant) -> int:
+        rank = points.index(a.points)
+        return (0 if a.bye_eligible else base ** (bye_points_at + 1)) + rank * base**bye_points_at
+
+    @cache
+    def best(mask: int, bye_left: bool) -> tuple[int, tuple[tuple[int, int], ...], int | None]:
+        if mask == 0:
+            return 0, (), None
+        first = (mask & -mask).bit_length() - 1
+        rest = mask & ~(1 << first)
+        options = []
+        if bye_left:
+            cost, pairs, _ = best(rest, False)
+            options.append((cost + bye_cost(people[first]), pairs, first))
+        k = rest
+        while k:
+            other = (k & -k).bit_length() - 1
+            k &= k - 1
+            cost, pairs, bye = best(rest & ~(1 << other), bye_left)
+            options.append((cost + pair_cost(people[first], people[other]),
+                            ((first, other), *pairs), bye))
+        return min(options, key=lambda o: o[0])
+
+    _, pairs, bye = best((1 << n) - 1, n % 2 == 1)
+    return objective_of(
+        people,
+        [(people[a].player, people[b].player) for a, b in pairs],
+        None if bye is None else people[bye].player,
+    )
 
 
 def assert_valid(entrants: Sequence[SwissEntrant], result: SwissPairing) -> None:
@@ -73,35 +110,39 @@ def assert_valid(entrants: Sequence[SwissEntrant], result: SwissPairing) -> None
 
 
 def play(
-    entrants: Sequence[SwissEntrant], result: SwissPairing, rng: random.Random
+    entrants: Sequence[SwissEntrant], result: SwissPairing, rng: random.Random,
+    win: int = 3, draw: int = 1,
 ) -> list[SwissEntrant]:
-    """Random results 3/1/0 with about 15% draws; the bye scores 3 and uses the S-5 bye."""
+    """Random results (``win``/``draw``/0, about 15% draws); the bye scores a win and uses the
+    S-5 bye."""
     by_id = {x.player: x for x in entrants}
     points = {p: x.points for p, x in by_id.items()}
     met = {p: set(x.opponents) for p, x in by_id.items()}
     eligible = {p: x.bye_eligible for p, x in by_id.items()}
     if result.bye is not None:
-        points[result.bye] += 3
+        points[result.bye] += win
         eligible[result.bye] = False
     for a, b in result.pairs:
         met[a].add(b)
         met[b].add(a)
         roll = rng.random()
         if roll < 0.15:
-            points[a] += 1
-            points[b] += 1
+            points[a] += draw
+            points[b] += draw
         else:
-            points[a if roll < 0.6 else b] += 3
+            points[a if roll < 0.6 else b] += win
     return [SwissEntrant(p, points[p], frozenset(met[p]), eligible[p]) for p in by_id]
 
 
-def simulate(size: int, rounds: int, seed: int) -> Iterator[list[SwissEntrant]]:
+def simulate(size: int, rounds: int, seed: int, win: int = 3,
+             draw: int = 1) -> Iterator[list[SwissEntrant]]:
     """The entrants before each round of a simulated event paired by ``pair_swiss``."""
     rng = random.Random(seed)
     entrants = [e(p) for p in range(1, size + 1)]
     for number in range(rounds):
         yield entrants
-        entrants = play(entrants, pair_swiss(entrants, random.Random(seed * 100 + number)), rng)
+        result = pair_swiss(entrants, random.Random(seed * 100 + number))
+        entrants = play(entrants, result, rng, win, draw)
 
 
 # --- P-2 and the API ---------------------------------------------------------------------
@@ -110,7 +151,8 @@ def simulate(size: int, rounds: int, seed: int) -> Iterator[list[SwissEntrant]]:
 def test_rule_P2_equal_points_meet() -> None:
     result = pair([e(1, 3), e(2, 0), e(3, 3), e(4, 0)])
     assert result.pairs == ((1, 3), (2, 4))
-    assert result.objective == Objective(0, 0, 0, 0, 0)
+    assert result.objective == obj()
+    assert result.floats == ()
 
 
 def test_rule_P2_no_rematch_when_avoidable() -> None:
@@ -134,13 +176,6 @@ def test_rule_P2_round_one_bye_by_lot() -> None:
     entrants = [e(p) for p in range(1, 16)]
     byes = {pair(entrants, seed).bye for seed in range(30)}
     assert len(byes) > 5
-
-
-def test_rule_P3e_input_order_does_not_matter() -> None:
-    entrants = next(s for k, s in enumerate(simulate(31, 4, seed=5)) if k == 3)
-    shuffled = list(entrants)
-    random.Random(9).shuffle(shuffled)
-    assert pair(shuffled, 11) == pair(entrants, 11)
 
 
 @pytest.mark.parametrize(
@@ -185,7 +220,7 @@ def test_rule_P3a_rematch_outweighs_the_bye() -> None:
     # The lowest player takes the bye only if 2 and 3 (who met) are paired again.
     result = pair([e(1, 0), e(2, 3, met=[3]), e(3, 3, met=[2])])
     assert result.bye in {2, 3}
-    assert result.objective == Objective(0, 0, 3, 1, 9)
+    assert result.objective == obj(bye_points=3, differences=[3], floats=[3])
 
 
 def test_rule_P3a_fewest_rematches_when_unavoidable() -> None:
@@ -193,7 +228,7 @@ def test_rule_P3a_fewest_rematches_when_unavoidable() -> None:
     entrants = [*everyone_met, e(5), e(6)]
     result = pair(entrants)
     assert result.objective.rematches == 1
-    assert result.objective == brute_force_min_objective(entrants)
+    assert result.objective == exhaustive_optimum(entrants)
 
 
 def test_rule_P3b_S5_bye_to_fewest_points() -> None:
@@ -201,11 +236,11 @@ def test_rule_P3b_S5_bye_to_fewest_points() -> None:
     assert result.bye == 5
 
 
-def test_rule_P3b_bye_outweighs_unequal_pairs() -> None:
+def test_rule_P3b_bye_outweighs_differences() -> None:
     # Giving the bye to 1 would leave 2-3 equal; the rule sends it to the lowest instead.
     result = pair([e(1, 3), e(2, 0), e(3, 0)])
     assert result.bye in {2, 3}
-    assert result.objective == Objective(0, 0, 0, 1, 9)
+    assert result.objective == obj(differences=[3], floats=[3])
 
 
 def test_rule_S5_no_second_unrequested_bye() -> None:
@@ -222,27 +257,51 @@ def test_rule_S5_next_lowest_eligible() -> None:
 def test_rule_S5_second_bye_when_nobody_is_eligible() -> None:
     result = pair([e(1, 3, bye=False), e(2, 0, bye=False), e(3, 3, bye=False)])
     assert result.bye == 2
-    assert result.objective == Objective(0, 1, 0, 0, 0)
+    assert result.objective == obj(bye_ineligible=1)
 
 
 def test_rule_S5_rematch_outweighs_eligibility() -> None:
     # Player 1 met everyone: any other bye would pair 1 again with an old opponent.
     result = pair([e(1, 3, met=[2, 3, 4, 5], bye=False), e(2), e(3), e(4), e(5)])
     assert result.bye == 1
-    assert result.objective == Objective(0, 1, 3, 0, 0)
+    assert result.objective == obj(bye_ineligible=1, bye_points=3)
 
 
-def test_rule_P3c_fewest_unequal_pairs_before_squares() -> None:
-    # 2-1 and 1-0 would give squares 1+1; 2-0 and 1-1 has one unequal pair, squares 4.
+def test_rule_P3c_largest_difference_before_the_number_of_floats() -> None:
+    # 2-1 and 1-0 float two players one point each; 2-0 and 1-1 would float one pair by two.
     result = pair([e(1, 2), e(2, 1), e(3, 1), e(4, 0)])
-    assert as_sets(result) == {frozenset({1, 4}), frozenset({2, 3})}
-    assert result.objective == Objective(0, 0, 0, 1, 4)
+    assert as_sets(result) in (
+        {frozenset({1, 2}), frozenset({3, 4})},
+        {frozenset({1, 3}), frozenset({2, 4})},
+    )
+    assert result.objective == obj(differences=[1, 1], floats=[2, 1])
 
 
-def test_rule_P3d_smallest_squared_differences() -> None:
-    result = pair([e(1, 4), e(2, 3), e(3, 1), e(4, 0)])
-    assert as_sets(result) == {frozenset({1, 2}), frozenset({3, 4})}
-    assert result.objective == Objective(0, 0, 0, 2, 2)
+def test_issue16_item1_leader_is_not_paired_far_down_to_save_floaters() -> None:
+    # The old objective paired the 9-point leader with a 0-pointer (one unequal pair, 9 apart)
+    # to keep 6-6 and 3-3 whole; now three steps of 3 are better than one step of 9.
+    entrants = [e(1, 9), e(2, 6), e(3, 6), e(4, 3), e(5, 3), e(6, 0)]
+    result = pair(entrants)
+    assert result.objective.largest_difference == 3
+    assert result.objective == obj(differences=[3, 3, 3], floats=[9, 6, 3])
+    assert result.objective == exhaustive_optimum(entrants)
+
+
+def test_rule_P3c_fewest_pairs_at_the_largest_difference() -> None:
+    # A 4-point pair is unavoidable (1 met 2); one of them, then the smaller differences.
+    entrants = [e(1, 8, met=[2]), e(2, 6, met=[1]), e(3, 4), e(4, 4), e(5, 2), e(6, 0)]
+    result = pair(entrants)
+    assert result.objective == exhaustive_optimum(entrants)
+    assert result.objective.differences.count(4) == 1
+
+
+def test_rule_P3d_floats_as_low_as_possible() -> None:
+    # 3 and 4 (6 points) met: either the 9s float down to them or they float down to the 3s;
+    # both give two 3-point differences, and the higher group stays whole.
+    entrants = [e(1, 9), e(2, 9), e(3, 6, met=[4]), e(4, 6, met=[3]), e(5, 3), e(6, 3)]
+    result = pair(entrants)
+    assert frozenset({1, 2}) in as_sets(result)
+    assert result.objective == obj(differences=[3, 3], floats=[6, 6])
 
 
 def test_rule_P3e_ties_by_lot_from_the_seed() -> None:
@@ -252,23 +311,32 @@ def test_rule_P3e_ties_by_lot_from_the_seed() -> None:
     assert all(pair(entrants, seed) == pair(entrants, seed) for seed in range(3))
 
 
-# --- exhaustive comparison with brute force -----------------------------------------------
+def test_rule_P3e_input_order_does_not_matter() -> None:
+    entrants = next(s for k, s in enumerate(simulate(31, 4, seed=5)) if k == 3)
+    shuffled = list(entrants)
+    random.Random(9).shuffle(shuffled)
+    assert pair(shuffled, 11) == pair(entrants, 11)
 
 
-@pytest.mark.parametrize("size", range(4, 13))
-def test_rule_P3_optimal_against_brute_force_in_simulated_events(size: int) -> None:
-    rounds = 5 if size <= 6 else 4
-    for event in range(2):
-        for entrants in simulate(size, rounds, seed=size * 10 + event):
+# --- exhaustive comparison ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", range(4, 15))
+def test_issue16_item4_optimal_against_exhaustive_search_in_simulated_events(size: int) -> None:
+    """Every round of random events up to 14 players, 3/1/0 and 7/3/0."""
+    rounds = 6 if size <= 8 else 5
+    for event, (win, draw) in enumerate([(3, 1), (7, 3)]):
+        for entrants in simulate(size, rounds, seed=size * 10 + event, win=win, draw=draw):
             result = pair(entrants, seed=event)
             assert_valid(entrants, result)
-            assert result.objective == brute_force_min_objective(entrants)
+            assert result.objective == exhaustive_optimum(entrants)
 
 
 @st.composite
-def small_events(draw: st.DrawFn, max_size: int = 9) -> list[SwissEntrant]:
+def small_events(draw: st.DrawFn, max_size: int = 11) -> list[SwissEntrant]:
     size = draw(st.integers(2, max_size))
-    points = draw(st.lists(st.sampled_from([0, 1, 3, 4, 6]), min_size=size, max_size=size))
+    scale = draw(st.sampled_from([1, 7, 10_000_000]))
+    points = draw(st.lists(st.sampled_from([0, 1, 3, 4, 6, 9]), min_size=size, max_size=size))
     eligible = draw(st.lists(st.booleans(), min_size=size, max_size=size))
     every_pair = [(a, b) for a in range(1, size + 1) for b in range(a + 1, size + 1)]
     met = draw(st.sets(st.sampled_from(every_pair), max_size=2 * size))
@@ -277,55 +345,70 @@ def small_events(draw: st.DrawFn, max_size: int = 9) -> list[SwissEntrant]:
         opponents[a].add(b)
         opponents[b].add(a)
     return [
-        SwissEntrant(p, points[p - 1], frozenset(opponents[p]), eligible[p - 1])
+        SwissEntrant(p, scale * points[p - 1], frozenset(opponents[p]), eligible[p - 1])
         for p in range(1, size + 1)
     ]
 
 
 @settings(max_examples=150, deadline=None)
 @given(small_events(), st.integers(0, 2**32))
-def test_rule_P3_properties_against_brute_force(entrants: list[SwissEntrant], seed: int) -> None:
+def test_issue16_item4_properties_against_exhaustive_search(
+    entrants: list[SwissEntrant], seed: int
+) -> None:
     result = pair(entrants, seed)
     assert_valid(entrants, result)
-    candidates = [objective_of(entrants, p, b) for p, b in all_pairings(entrants)]
-    fewest = min(c.rematches for c in candidates)
-    # P-2: no rematch when one can be avoided.
-    assert result.objective.rematches == fewest
-    best = [c for c in candidates if c.rematches == fewest]
-    # S-5: no second unrequested bye when avoidable.
-    if any(c.bye_ineligible == 0 for c in best):
-        assert result.objective.bye_ineligible == 0
-    # S-5: the bye to the lowest eligible player whenever a rematch-free pairing allows it.
-    lowest = min((x.points for x in entrants if x.bye_eligible and len(entrants) % 2), default=None)
-    free = [c for c in candidates if c.rematches == 0 and c.bye_ineligible == 0]
-    if lowest is not None and any(c.bye_points == lowest for c in free):
-        by_id = {x.player: x for x in entrants}
-        assert result.bye is not None
-        assert by_id[result.bye].bye_eligible
-        assert by_id[result.bye].points == lowest
-    assert result.objective == min(candidates)
+    best = exhaustive_optimum(entrants)
+    # P-2: no rematch when one can be avoided; S-5: no second bye when avoidable.
+    assert result.objective.rematches == best.rematches
+    assert result.objective.bye_ineligible == best.bye_ineligible
+    # S-5: the bye to the lowest eligible player whenever the rematches allow it.
+    assert result.objective.bye_points == best.bye_points
+    # P-3 (c): no pair farther apart than needed.
+    assert result.objective.largest_difference == best.largest_difference
+    assert result.objective == best
+    # P-3 (e): the same pairing whatever the input order.
+    shuffled = list(entrants)
+    random.Random(seed).shuffle(shuffled)
+    assert pair(shuffled, seed) == result
 
 
-# --- exactness of the score-group reduction ------------------------------------------------
+# --- exactness of the reduction against one global matching ----------------------------------
 
 
-def reduced(entrants: Sequence[SwissEntrant]) -> bool:
-    return _reduce(_event(entrants), random.Random(0)) is not None
+def check_against_global(entrants: Sequence[SwissEntrant], seed: int) -> SwissPairing:
+    result = pair(entrants, seed)
+    reference = pair_swiss_global(entrants, random.Random(seed))
+    assert_valid(entrants, result)
+    assert result.objective == reference.objective
+    return result
 
 
-def test_rule_P3_reduction_exact_in_simulated_events() -> None:
-    checked = used = 0
-    for event in range(8):
-        rng = random.Random(event)
-        size, rounds = rng.randrange(60, 201), rng.randrange(2, 7)
-        for number, entrants in enumerate(simulate(size, rounds, seed=1000 + event)):
-            result = pair(entrants, seed=number)
-            reference = pair_swiss_global(entrants, random.Random(number))
-            assert_valid(entrants, result)
-            assert result.objective == reference.objective
-            checked += 1
-            used += reduced(entrants)
-    assert used >= checked // 2
+@pytest.mark.parametrize(
+    ("seed", "size", "rounds", "win", "draw"),
+    [
+        (1, 60, 8, 3, 1),
+        (2, 120, 9, 3, 1),
+        (3, 200, 7, 7, 3),
+        (4, 90, 22, 7, 3),
+        (5, 70, 30, 3, 1),
+        (6, 150, 20, 3, 1),
+        (7, 64, 25, 10_000_000, 1),
+    ],
+)
+def test_issue16_item4_reduction_exact_in_simulated_events(
+    seed: int, size: int, rounds: int, win: int, draw: int
+) -> None:
+    """Every round, including long events (20-30 rounds) and wide point tables (7/3/0, a win
+    worth 10,000,000), against one global exact matching."""
+    for number, entrants in enumerate(simulate(size, rounds, seed, win, draw)):
+        if number % 2 == 0 or number >= rounds - 3:
+            check_against_global(entrants, number)
+
+
+def test_issue16_item4_reduction_exact_at_500_players() -> None:
+    rounds = list(simulate(500, 9, seed=8))
+    for number in (5, 8):
+        check_against_global(rounds[number], number)
 
 
 def adversarial_event(seed: int) -> list[SwissEntrant]:
@@ -333,8 +416,9 @@ def adversarial_event(seed: int) -> list[SwissEntrant]:
     rng = random.Random(seed)
     size = rng.randrange(30, 150)
     levels = rng.randrange(2, 7)
+    step = rng.choice([1, 2, 3, 7])
     weights = [rng.random() ** 3 + 0.01 for _ in range(levels)]
-    points = {p: 3 * rng.choices(range(levels), weights)[0] for p in range(1, size + 1)}
+    points = {p: step * rng.choices(range(levels), weights)[0] for p in range(1, size + 1)}
     limit = rng.randrange(1, 7)
     opponents: dict[int, set[int]] = {p: set() for p in points}
     ids = list(points)
@@ -348,12 +432,23 @@ def adversarial_event(seed: int) -> list[SwissEntrant]:
     return [SwissEntrant(p, points[p], frozenset(opponents[p]), rng.random() < 0.7) for p in ids]
 
 
-@pytest.mark.parametrize("seed", range(80))
-def test_rule_P3_reduction_exact_on_adversarial_histories(seed: int) -> None:
-    entrants = adversarial_event(seed)
-    result = pair(entrants, seed)
-    assert_valid(entrants, result)
-    assert result.objective == pair_swiss_global(entrants, random.Random(seed)).objective
+def many_groups_event(seed: int) -> list[SwissEntrant]:
+    """Many small score groups (most players alone on their points), a random history."""
+    rng = random.Random(seed)
+    size = rng.randrange(60, 160)
+    points = rng.sample(range(4 * size), size) if seed % 2 else [
+        rng.randrange(size // 3) for _ in range(size)]
+    limit = rng.randrange(2, 9)
+    opponents: dict[int, set[int]] = {p: set() for p in range(1, size + 1)}
+    order = sorted(opponents, key=lambda p: points[p - 1])
+    for _ in range(size * limit):
+        k = rng.randrange(size)
+        a, b = order[k], order[min(size - 1, k + rng.randrange(1, 6))]
+        if a != b and len(opponents[a]) < limit and len(opponents[b]) < limit:
+            opponents[a].add(b)
+            opponents[b].add(a)
+    return [SwissEntrant(p, points[p - 1], frozenset(opponents[p]), rng.random() < 0.8)
+            for p in opponents]
 
 
 def leaders_event(seed: int) -> list[SwissEntrant]:
@@ -361,7 +456,7 @@ def leaders_event(seed: int) -> list[SwissEntrant]:
     rng = random.Random(seed)
     limit = rng.randrange(4, 9)
     clique = rng.randrange(2, 4)
-    size = rng.randrange(4 * limit + 4, 4 * limit + 12)
+    size = rng.randrange(4 * limit + 4, 6 * limit + 40)
     leaders = list(range(1, clique + 1))
     group = list(range(clique + 1, clique + 1 + size))
     opponents: dict[int, set[int]] = {p: set() for p in leaders + group}
@@ -380,117 +475,185 @@ def leaders_event(seed: int) -> list[SwissEntrant]:
         SwissEntrant(p, 6 if p in leaders else 3, frozenset(m), rng.random() < 0.6)
         for p, m in opponents.items()
     ]
-    return entrants + [e(1000 + k) for k in range(rng.randrange(3))]
+    return entrants + [e(1000 + k, rng.choice([0, 1, 2])) for k in range(rng.randrange(6))]
 
 
-@pytest.mark.parametrize("seed", range(60))
-def test_rule_P3_reduction_exact_when_leaders_pair_down(seed: int) -> None:
-    entrants = leaders_event(seed)
-    assert reduced(entrants)
+@pytest.mark.parametrize("seed", range(40))
+def test_issue16_item4_reduction_exact_on_adversarial_histories(seed: int) -> None:
+    for make in (adversarial_event, many_groups_event, leaders_event):
+        check_against_global(make(seed), seed)
+
+
+def test_rule_S5_bye_player_between_the_two_of_a_pair() -> None:
+    # The lowest eligible (3 points) takes the bye; 6 must pair across him with a 0-pointer.
+    entrants = [e(1, 6), e(2, 3), e(3, 0, bye=False), e(4, 0, bye=False), e(5, 0, bye=False)]
+    result = pair(entrants)
+    assert result.bye == 2
+    assert result.objective == obj(bye_points=3, differences=[6], floats=[6])
+
+
+# --- no pair farther apart than needed, on bigger events --------------------------------------
+
+
+def smallest_largest_difference(entrants: Sequence[SwissEntrant]) -> int:
+    """The smallest possible largest difference of a pairing without rematches and with the bye
+    on the lowest eligible score: a bottleneck search with plain cardinality matchings."""
+    import rustworkx as rx
+
+    people = sorted(entrants, key=lambda x: x.player)
+    n = len(people)
+    eligible = [x.points for x in people if x.bye_eligible] or [x.points for x in people]
+    bye_points = min(eligible)
+    pool = [k for k, x in enumerate(people)
+            if x.points == bye_points and (x.bye_eligible or not any(y.bye_eligible
+                                                                       for y in people))]
+
+    def feasible(limit: int) -> bool:
+        graph: rx.PyGraph[None, int] = rx.PyGraph()
+        graph.add_nodes_from([None] * (n + n % 2))
+        for a in range(n):
+            for b in range(a + 1, n):
+                x, y = people[a], people[b]
+                if (abs(x.points - y.points) <= limit and y.player not in x.opponents
+                        and x.player not in y.opponents):
+                    graph.add_edge(a, b, 1)
+        if n % 2:
+            for a in pool:
+                graph.add_edge(a, n, 1)
+        matched = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+        return 2 * len(matched) == n + n % 2
+
+    candidates = sorted({abs(x.points - y.points) for x in people for y in people})
+    low, high = 0, len(candidates) - 1
+    while low < high:
+        mid = (low + high) // 2
+        if feasible(candidates[mid]):
+            high = mid
+        else:
+            low = mid + 1
+    return candidates[low]
+
+
+def assert_no_swap_helps(entrants: Sequence[SwissEntrant], result: SwissPairing) -> None:
+    """No two pairs can swap partners (without a rematch) to get smaller differences (c), or
+    equal differences with lower floats (d)."""
+    by_id = {x.player: x for x in entrants}
+
+    def cost(pairs: Sequence[tuple[int, int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        diffs = sorted((abs(by_id[a].points - by_id[b].points) for a, b in pairs), reverse=True)
+        tops = sorted((max(by_id[a].points, by_id[b].points) for a, b in pairs
+                       if by_id[a].points != by_id[b].points), reverse=True)
+        return tuple(d for d in diffs if d), tuple(tops)
+
+    def met(a: int, b: int) -> bool:
+        return b in by_id[a].opponents or a in by_id[b].opponents
+
+    pairs = list(result.pairs)
+    for i, (a, b) in enumerate(pairs):
+        for c, d in pairs[i + 1:]:
+            now = cost([(a, b), (c, d)])
+            for other in ([(a, c), (b, d)], [(a, d), (b, c)]):
+                if not any(met(x, y) for x, y in other):
+                    assert cost(other) >= now, (a, b, c, d)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.integers(40, 160), st.integers(3, 24), st.sampled_from([(3, 1), (7, 3), (2, 1)]),
+    st.integers(0, 10_000),
+)
+def test_issue16_item4_no_pair_farther_apart_than_needed(
+    size: int, rounds: int, table: tuple[int, int], seed: int
+) -> None:
+    entrants = list(simulate(size, rounds, seed, *table))[-1]
     result = pair(entrants, seed)
     assert_valid(entrants, result)
-    assert result.objective == pair_swiss_global(entrants, random.Random(seed)).objective
+    if result.objective.rematches == 0 and result.objective.bye_ineligible == 0:
+        assert result.objective.largest_difference == smallest_largest_difference(entrants)
+    assert_no_swap_helps(entrants, result)
 
 
-def proof_bounds_hold(entrants: Sequence[SwissEntrant], seed: int) -> int:
-    """Check every big group against the bounds of the exactness proof; count big groups."""
-    event = _event(entrants)
-    groups = _reduce(event, random.Random(seed))
-    if groups is None:
-        return 0
-    met, points = event.met, event.points
-    max_met = max(len(m) for m in met)
-    omega = clique_number(met)
-    for g in groups:
-        if not g.big:
-            continue
-        members = set(g.members) | set(g.rest)
-        assert members == {i for i, p in enumerate(points) if p == g.points}
-        assert not set(g.members) & set(g.rest)
-        size, reps = len(members), len(g.members)
-        within = max(len(met[u] & members) for u in members)
-        outside_met_reps = max(
-            (len(met[v] & set(g.members)) for v in range(len(points)) if v not in members),
-            default=0,
-        )
-        assert reps % 2 == size % 2
-        assert reps >= omega + outside_met_reps + 1
-        assert size >= 2 * max_met + 2 * within + 4
-        assert size - reps >= 2 * within + 4
-        if any(event.eligible[u] for u in members):
-            assert any(event.eligible[u] for u in g.members)
-    return sum(g.big for g in groups)
+# --- the reduction: walls, blocks and the bounds of the proof --------------------------------
 
 
-def test_reduction_reps_satisfy_the_proof_bounds() -> None:
-    big = 0
-    for seed in range(30):
-        big += proof_bounds_hold(adversarial_event(seed), seed)
-        big += proof_bounds_hold(leaders_event(seed), seed)
-    for number, entrants in enumerate(simulate(400, 6, seed=4)):
-        big += proof_bounds_hold(entrants, number)
-    assert big > 50
+def reduction_of(entrants: Sequence[SwissEntrant], seed: int = 0) -> tuple[object, list]:
+    """The walls and blocks ``pair_swiss`` builds with its first bound."""
+    from turnir.domain.pairing import blocks, swiss
+
+    event = swiss._event(entrants)
+    bye_group = event.bye_group()
+    candidates = blocks.wall_candidates(event, bye_group)
+    bye_player = None
+    rng = random.Random(seed)
+    if bye_group is not None and bye_group in candidates:
+        bye_player = rng.choice(sorted(event.bye_pool(bye_group)))
+    walls = blocks.make_walls(event, sorted(candidates), bye_player)
+    bound = next(swiss._bounds(event, bye_group))
+    near = blocks.near_degrees(event, walls, bound)
+    while failing := blocks.set_reps(event, walls, bye_group, bound, near, rng):
+        for g in failing:
+            del walls[g]
+    return (event, walls), blocks.segment_blocks(event, walls, bye_group, bound, near, rng)
 
 
-def test_reduction_keeps_the_graph_small() -> None:
-    entrants = next(s for k, s in enumerate(simulate(1500, 6, seed=3)) if k == 5)
-    groups = _reduce(_event(entrants), random.Random(0))
-    assert groups is not None
-    vertices = sum(len(g.members) for g in groups)
-    assert vertices < len(entrants) // 4
-    assert_valid(entrants, pair(entrants))
-    assert pair(entrants).objective.rematches == 0
+def test_issue16_item1_walls_satisfy_the_proof_bounds() -> None:
+    """W1, W2, disjoint reps, K = the parity beyond the wall, K >= mu + 2 (omega >= 1)."""
+    from turnir.domain.pairing.blocks import MARGIN
+
+    checked = 0
+    events = [adversarial_event(s) for s in range(20)] + [leaders_event(s) for s in range(20)]
+    events += list(simulate(400, 6, seed=4))
+    for number, entrants in enumerate(events):
+        (event, walls), _ = reduction_of(entrants, number)
+        assert isinstance(walls, dict)
+        r = max(len(m) for m in event.met)
+        bye_group = event.bye_group()
+        for g, wall in walls.items():
+            size, inside = len(wall.members), event.inside[g]
+            assert size >= 4 * r + max(2 * inside, r) + 3 + MARGIN  # W1
+            assert size - len(wall.up) - len(wall.down) >= 2 * inside + 2 + MARGIN  # W2
+            assert not set(wall.up) & set(wall.down)
+            above = event.start[g] - (bye_group is not None and bye_group < g)
+            below = len(event.points) - event.start[g + 1] - (
+                bye_group is not None and bye_group > g)
+            for reps, beyond in ((wall.up, above), (wall.down, below)):
+                assert len(reps) % 2 == beyond % 2
+                if len(reps) > 1:
+                    mu = max(len(event.met[v] & set(reps)) for v in range(len(event.points))
+                             if event.group_of[v] != g)
+                    assert len(reps) >= mu + 2
+            checked += 1
+    assert checked > 50
 
 
-# --- helpers ---------------------------------------------------------------------------------
+def test_issue16_item2_graph_stays_small_whatever_the_spread() -> None:
+    """Every player on a different score (2,000 players after 8 rounds): small blocks only."""
+    entrants = list(simulate(2000, 8, seed=3))[-1]
+    rng = random.Random(5)
+    ranked = sorted(entrants, key=lambda x: (x.points, rng.random()))
+    distinct = [SwissEntrant(x.player, k, x.opponents, x.bye_eligible)
+                for k, x in enumerate(ranked)]
+    _, parts = reduction_of(distinct)
+    assert len(parts) > 300
+    assert max(len(b.nodes) for b in parts) < 60
+    result = pair(distinct)
+    assert_valid(distinct, result)
+    assert result.objective.rematches == 0
+    assert result.objective.largest_difference == smallest_largest_difference(distinct)
 
 
-def test_clique_number() -> None:
-    assert clique_number([set(), set()]) == 1
-    assert clique_number([{1}, {0}, set()]) == 2
-    triangle_and_path = [{1, 2}, {0, 2}, {0, 1, 3}, {2, 4}, {3}]
-    assert clique_number(triangle_and_path) == 3
-    k4 = [{j for j in range(4) if j != i} for i in range(4)]
-    assert clique_number([*k4, set()]) == 4
+def test_issue16_item2_big_groups_become_walls() -> None:
+    entrants = list(simulate(1500, 6, seed=3))[-1]
+    (_, walls), parts = reduction_of(entrants)
+    assert isinstance(walls, dict) and len(walls) >= 5
+    assert sum(len(b.nodes) for b in parts) < len(entrants) // 4
+    result = pair(entrants)
+    assert_valid(entrants, result)
+    assert result.objective.rematches == 0
 
 
-@settings(max_examples=60, deadline=None)
-@given(
-    st.integers(1, 9).flatmap(
-        lambda n: st.tuples(
-            st.just(n), st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)))
-        )
-    )
-)
-def test_clique_number_against_brute_force(graph: tuple[int, set[tuple[int, int]]]) -> None:
-    size, edges = graph
-    met: list[set[int]] = [set() for _ in range(size)]
-    for a, b in edges:
-        if a != b:
-            met[a].add(b)
-            met[b].add(a)
-    largest = max(
-        bin(mask).count("1")
-        for mask in range(1, 1 << size)
-        if all(
-            b in met[a]
-            for a in range(size)
-            for b in range(a + 1, size)
-            if mask >> a & 1 and mask >> b & 1
-        )
-    )
-    assert clique_number(met) == largest
-
-
-def test_pairing_inside_a_group_avoids_rematches() -> None:
-    # 0..9 in a ring where each met both neighbours: greedy must sometimes repair.
-    met = [{(i - 1) % 10, (i + 1) % 10} for i in range(10)]
-    for seed in range(30):
-        pairs = pair_without_rematches(range(10), met, random.Random(seed))
-        assert sorted(u for p in pairs for u in p) == list(range(10))
-        assert all(b not in met[a] for a, b in pairs)
-
-
-def test_cost_scale_fits_128_bit_weights_at_ten_thousand_players() -> None:
-    scale = CostScale.for_event(pairs=5001, min_points=0, max_points=60)
-    assert scale.big * 5003 < 2**120
+def test_issue16_item2_a_win_worth_ten_million_pairs_exactly() -> None:
+    """Large point values used to overflow the weights (InvariantError); now exact."""
+    for number, entrants in enumerate(simulate(300, 9, seed=12, win=10_000_000, draw=1)):
+        if number >= 6:
+            check_against_global(entrants, number)

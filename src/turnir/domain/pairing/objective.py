@@ -1,22 +1,28 @@
-"""The Swiss pairing objective and its integer edge costs (rules P-2, P-3, S-5).
+"""The Swiss pairing objective (rules P-2, P-3, S-5).
 
 Terms (Russian in brackets):
 
 - *entrant*: a player still in the Swiss part (швейцарская часть) who is paired this round.
+- *score group* (очковая группа): the entrants with equal match points.
 - *rematch* (повторная встреча): a pair of two players who have already met in the Swiss part.
 - *bye* (автопобеда): the player left without an opponent when the number is odd (S-5); a
   player who already had an unrequested bye is *not eligible* for another one.
-- *unequal pair*: a pair of players with different match points.
+- *unequal pair*: a pair of players with different match points; its *difference* is the
+  higher player's points minus the lower player's. The higher player *floats down* (спуск), the
+  lower one *floats up* (подъём).
 
-The objective (P-3) is compared lexicographically, lower is better: (a) rematches, (b) the bye
-to an ineligible player, then the bye player's points, (c) unequal pairs, (d) the sum over pairs
-of the squared point difference, (e) the lot. A bye is not a pair for (c) and (d).
+The objective (P-3) is compared lexicographically, lower is better: (a) rematches; (b) the bye
+to an ineligible player, then the bye player's points; (c) the point differences largest first:
+the largest difference as small as possible, then as few pairs as possible with it, then the
+same for the next smaller difference, and so on; (d) the down-floaters as low in the standings
+as possible: the highest score a player floats down from as low as possible, then as few
+down-floaters from it, then the next score, and so on (so the higher score groups stay whole);
+(e) the lot. A bye is not a pair for (c) and (d).
 
-``CostScale`` turns the objective into one integer cost per edge of the pairing graph: each term
-gets a multiplier larger than the largest total all lower terms can reach in one pairing, so
-the sum of edge costs of a pairing orders pairings exactly like the objective (lexicographic
-order on bounded non-negative integers). The lot (e) is a random integer below ``LOT_RANGE`` on
-every edge, the lowest term.
+(c) and (d) are tuples sorted from the largest value: comparing two such tuples as Python
+tuples is exactly the rule (a longer tuple with the same start has one more unequal pair, which
+is worse; a tuple is only compared with one of the same length in (d), since (c) fixes the
+number of unequal pairs).
 """
 
 from __future__ import annotations
@@ -25,13 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from turnir.domain.model import PlayerId
-from turnir.errors import InvariantError, UserError
-
-LOT_BITS = 16
-"""Bits of the random lot term on each edge (P-3 e)."""
-LOT_RANGE = 1 << LOT_BITS
-MAX_WEIGHT = 1 << 120
-"""rustworkx matches with 128-bit integers; every weight and total stays below this."""
+from turnir.errors import UserError
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +58,15 @@ class Objective:
     """(b) 1 if the bye went to a player who already had an unrequested bye (S-5)."""
     bye_points: int
     """(b) points of the bye player (0 when there is no bye)."""
-    unequal_pairs: int
-    """(c) pairs of players with different points."""
-    squared_differences: int
-    """(d) sum over pairs of the squared point difference."""
+    differences: tuple[int, ...]
+    """(c) the point difference of every unequal pair, largest first."""
+    float_points: tuple[int, ...]
+    """(d) the points every down-floater floats down from, highest first."""
+
+    @property
+    def largest_difference(self) -> int:
+        """The largest point difference of any pair (0 when every pair is equal)."""
+        return self.differences[0] if self.differences else 0
 
 
 def met_sets(entrants: Sequence[SwissEntrant]) -> list[set[int]]:
@@ -70,7 +75,8 @@ def met_sets(entrants: Sequence[SwissEntrant]) -> list[set[int]]:
     A meeting recorded on one side only still counts for both (a rematch either way).
     """
     index = {e.player: i for i, e in enumerate(entrants)}
-    met = [{index[o] for o in e.opponents if o in index} for e in entrants]
+    players = index.keys()
+    met = [set(map(index.__getitem__, e.opponents & players)) for e in entrants]
     for i, opponents in enumerate(met):
         opponents.discard(i)
         for j in opponents:
@@ -101,68 +107,21 @@ def objective_of(
     if len(seen) != len(by_id):
         missing = sorted(set(by_id) - seen)
         raise UserError(f"players {missing} are not paired", code="unpaired_player")
-    rematches = unequal = squares = 0
+    rematches = 0
+    differences: list[int] = []
+    floats: list[int] = []
     for a, b in pair_list:
         ea, eb = by_id[a], by_id[b]
         if b in ea.opponents or a in eb.opponents:
             rematches += 1
-        diff = ea.points - eb.points
-        unequal += diff != 0
-        squares += diff * diff
+        if ea.points != eb.points:
+            differences.append(abs(ea.points - eb.points))
+            floats.append(max(ea.points, eb.points))
+    diff_key = tuple(sorted(differences, reverse=True))
+    float_key = tuple(sorted(floats, reverse=True))
     if bye is None:
-        return Objective(rematches, 0, 0, unequal, squares)
+        return Objective(rematches, 0, 0, diff_key, float_key)
     bye_entrant = by_id[bye]
     return Objective(
-        rematches, int(not bye_entrant.bye_eligible), bye_entrant.points, unequal, squares
+        rematches, int(not bye_entrant.bye_eligible), bye_entrant.points, diff_key, float_key
     )
-
-
-@dataclass(frozen=True, slots=True)
-class CostScale:
-    """Integer multipliers that make a sum of edge costs order pairings like ``Objective``.
-
-    ``pairs`` bounds the number of pairs in one pairing, ``max_points`` the points above the
-    lowest score (bye points are counted from ``base_points``, the lowest score), and
-    ``max_square`` the squared point difference of any pair.
-    """
-
-    rematch: int
-    bye_ineligible: int
-    bye_point: int
-    unequal: int
-    square: int
-    base_points: int
-    big: int
-    """Larger than any single edge cost: a graph weight is ``big - cost`` (always positive)."""
-
-    @staticmethod
-    def for_event(*, pairs: int, min_points: int, max_points: int) -> CostScale:
-        spread = max_points - min_points
-        max_square = spread * spread
-        lower = pairs * (LOT_RANGE - 1)  # the most the lot (e) adds up to
-        square = lower + 1
-        lower += square * pairs * max_square
-        unequal = lower + 1
-        lower += unequal * pairs
-        bye_point = lower + 1
-        lower += bye_point * spread
-        bye_ineligible = lower + 1
-        lower += bye_ineligible
-        rematch = lower + 1
-        lower += rematch * pairs
-        big = rematch + bye_ineligible + bye_point * spread + unequal + square * max_square
-        big += LOT_RANGE
-        if big * (pairs + 2) >= MAX_WEIGHT:
-            raise InvariantError(f"pairing weights overflow for {pairs} pairs, spread {spread}")
-        return CostScale(rematch, bye_ineligible, bye_point, unequal, square, min_points, big)
-
-    def pair_cost(self, points_a: int, points_b: int, *, rematch: bool) -> int:
-        """Cost of a pair without the lot: P-3 (a), (c), (d)."""
-        diff = points_a - points_b
-        cost = self.square * diff * diff + (self.unequal if diff else 0)
-        return cost + self.rematch if rematch else cost
-
-    def bye_cost(self, points: int, *, eligible: bool) -> int:
-        """Cost of a bye without the lot: P-3 (b)."""
-        cost = self.bye_point * (points - self.base_points)
-        return cost if eligible else cost + self.bye_ineligible

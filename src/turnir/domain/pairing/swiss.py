@@ -1,96 +1,147 @@
 """Swiss pairing by points, optimal for the P-3 objective (rules P-2, P-3, S-5).
 
-Terms (Russian in brackets): *score group* (очковая группа) — the entrants with equal points;
-*rematch* (повторная встреча), *bye* (автопобеда), *unequal pair* and the objective (a)..(e)
-as defined in ``turnir.domain.pairing.objective``. Round 1 (everyone on 0 points) is thereby
-drawn by lot (P-2). Entrants are sorted by player number first and only the given ``rng`` is
-used, so a seed and the same set of entrants always give the same pairing.
+Terms (Russian in brackets) and the objective (a)..(e) are in
+``turnir.domain.pairing.objective``: *score group* (очковая группа), *rematch* (повторная
+встреча), *bye* (автопобеда), *unequal pair*, *difference*, *down-floater* (спуск). Entrants are
+sorted by player number first and only the given ``rng`` is used, so a seed and the same set of
+entrants always give the same pairing; round 1 (everyone on 0 points) is drawn by lot (P-2).
 
 **Method.** A pairing is a perfect matching of the entrants (plus a *bye vertex* when their
-number is odd); each edge costs its share of the objective, scaled so that sums order pairings
-exactly like the objective (``CostScale``), and Edmonds' blossom algorithm (rustworkx) finds the
-optimum. It is cubic in the vertices, so big events are first reduced, exactly:
+number is odd). ``turnir.domain.pairing.lexmatch`` finds one that is exactly optimal for a list
+of lexicographic levels with 128-bit solves (its docstring proves it). Let ``R`` be the most
+opponents anyone met among the entrants and ``N`` the number of entrants.
 
-Let ``met`` be the graph of who met whom among the entrants, ``R`` its largest degree, ``ω`` its
-clique number (largest set who all met each other). For a score group ``g`` of ``n_g`` players
-let ``R_g`` be the most opponents a member of ``g`` met inside ``g``. Dirac: an even set of
-``m ≥ 2R' + 2`` players each of whom met at most ``R'`` of the others can be paired without a
-rematch. A score group is *big* when ``n_g ≥ 2R + 2R_g + 4`` and ``n_g ≥ K_g + 2R_g + 4``, where
-its ``K_g`` *representatives* (reps) are drawn by lot, include a bye-eligible member when ``g``
-has one, ``K_g ≡ n_g (mod 2)`` and ``K_g ≥ ω + μ_g + 1``, ``μ_g`` being the most reps any
-entrant outside ``g`` has met (reps are added until this holds; ``K_g ≤ 2R + 3``). If no group
-is big, the full graph is solved (rematch edges included, at their penalty). Otherwise the
-*reduced graph* has the members of the other groups, the reps and the bye vertex; edges join
-players of different groups or of one non-big group who have not met (rematch edges are
-dropped), and every two reps of one group by a *virtual* edge of cost 0 ("both stay inside the
-group"). Its optimum fixes the bye and all pairs but the virtual ones; then each big group's
-players not yet paired are paired among themselves by lot without rematches
-(``pair_without_rematches``).
+- ``N < 2R + 3`` (a small or very long event): one matching over all pairs, rematches
+  included, with the levels (a) rematch, (b) an ineligible bye and the bye's score, (c) one
+  level per difference, largest first, (d) one level per down-floater's score, highest first,
+  and the lot (e). ``pair_swiss_global`` is the same solve for any ``N`` (the reference).
+- Otherwise the round is cut into small *blocks* solved one by one with (c), (d) and the lot:
+  the *bye group* ``B`` is the lowest score with an eligible player (the lowest score if nobody
+  is eligible); *walls* are big score groups (W1 below), each represented by a few *up-reps*
+  towards the players above it and *down-reps* towards those below (W2); a *segment* is the run
+  of other groups between two walls; a block is a segment, with the reps of its two walls and
+  the bye vertex when ``B`` is in it, cut further at *safe cuts* (F4). Its edges are the pairs
+  that F1 and F2 allow and that are no rematch, plus *virtual* edges of cost 0 between the reps
+  of one wall side ("both stay in the wall"). A bound ``D`` on differences (F2) is tried from a
+  lower bound upwards, doubling, the last time none; the first bound for which every block has
+  a perfect matching gives the pairing. Then each wall's members not paired across are paired
+  among themselves by lot without a rematch (``pair_without_rematches``); when ``B`` is a wall
+  its bye player is drawn by lot first.
 
-**Why it is exact** (for (a)..(d); the lot (e) is the random term on the reduced graph's edges,
-the random reps and the shuffle inside groups). With a big group, ``N ≥ 2R + 4``, so by Dirac
-every player can take the bye with the rest paired rematch-free: the optimum has (a) = 0 and
-the bye on the lowest eligible player. Take an optimal pairing, a big group ``g``, its *cross
-pairs* ``u_i v_i`` (``u_i ∈ g``, ``v_i ∉ g``, ``i = 1..k``, each an unequal pair) and ``S`` the
-members of ``g`` paired inside ``g`` (``|S| ≥ n_g - k - 1``, even).
-(i) ``k ≤ 2R + 1``: else pair an even ``k' ≥ 2R + 2`` of the ``v_i`` among themselves, and their
-``u_i`` with ``S`` inside ``g`` (``≥ k' ≥ 2R_g + 2`` players), both rematch-free by Dirac; (c)
-drops from ``≥ k'`` to ``≤ k'/2``.
-(ii) the ``v_i`` all met each other, so ``k ≤ ω``: else pair ``v_i v_j`` and re-pair
-``S + {u_i, u_j}`` (``≥ n_g - 2R ≥ 2R_g + 4`` players by (i)) inside ``g``; (c) drops by 1 or more.
-*Reduced ≤ global*: map the optimum onto the reps, using no rematch edge — a bye in ``g`` to the
-eligible rep (an ineligible bye means nobody is eligible), then each cross pair's end in a big
-group to an unused rep not met by the other end (as mapped): at most ``ω`` used and ``μ_g`` met
-reps are excluded, so ``K_g ≥ ω + μ_g + 1`` leaves one. Costs depend on points only, so the
-cost is unchanged; the ``K_g - (n_g - |S|) ≥ 0`` unused reps, an even number as
-``K_g ≡ n_g``, pair on virtual edges of cost 0, like the pairs inside ``g`` (equal points, no
-rematch).
-*Reduced ≥ global*: in any perfect matching of the reduced graph, the rest of ``g`` (``g`` minus
-the reps matched across or to the bye) is even and has ``≥ n_g - K_g ≥ 2R_g + 4`` players, so
-it pairs rematch-free inside ``g`` at cost 0 (Dirac). Hence the reduced optimum, extended, is a
-global optimum, and the reduced graph always has a perfect matching.
+**Proof** (for ``N ≥ 2R + 3``). Notation: ``p(x)`` points, ``I(u, v)`` the entrants with points
+strictly between ``p(u)`` and ``p(v)``, ``n_g`` and ``R_g`` the size of a group and the most
+opponents a member met inside it. Two tools:
 
-This tightens the plain choice ``K_g = 2R + 4`` or ``2R + 5``: in real events ``ω`` is 2 to 4
-and ``μ_g`` 0 or 1, so ``K_g`` is about 5 and 10,000 players after 8 rounds leave a graph of
-about 200 vertices.
+- (D) Dirac: an even set of ``m ≥ 2r + 2`` players each of whom met at most ``r`` of the others
+  can be paired without a rematch (the graph of who has *not* met has minimum degree ``≥ m/2``).
+- (X) Domination: if an exchange replaces some pairs by as many pairs on the same players and
+  the new differences can be matched one to one with old ones, each at most as large and one
+  smaller, the pairing is strictly better in (c) (and no worse in (a), (b) when no new pair is
+  a rematch and the bye stays). So no optimum admits such an exchange. A special case: two
+  pairs ``x1 y1``, ``x2 y2`` with ``x1, x2`` above a cut and ``y1, y2`` below it, replaced by
+  ``x1 x2``, ``y1 y2``: both new differences are smaller than the larger old one.
+
+(a), (b): removing any bye player leaves an even ``N - 1 ≥ 2R + 2``, pairable without rematches
+by (D); so every optimum has no rematch and its bye in ``B``.
+
+*F1, pairs are short.* In an optimum with all differences at most ``D``, a pair ``u v``,
+``p(u) > p(v)``, has ``|I(u, v)| ≤ n(u) + n(v) + 1``, where ``n(x)`` counts the opponents of
+``x`` less than ``2D`` points from him (all of them without a bound). For ``x ∈ I`` with partner
+``y``: if ``y ∈ I``, ``u x + y v`` or ``u y + x v``; if ``p(y) ≥ p(u)``, ``u y + x v``; if
+``p(y) ≤ p(v)``, ``u x + y v`` -- every time (X) applies unless a new pair is a rematch. A
+crossing ``x`` is blocked by one meeting of ``u`` or ``v`` with ``x`` or ``y``, a pair inside
+``I`` needs two; ``x`` and ``y`` lie less than ``2D`` from both ``u`` and ``v``, and each such
+meeting blocks one pair only. The bye player in ``I`` (then ``v`` is ineligible) adds one. So
+a longer pair is not optimal; in particular no pair jumps over a group of ``2R + 2`` or more.
+
+*F2, the bound.* A pairing without rematches with its bye in ``B`` and largest difference
+``D'`` shows that every optimum has all differences ``≤ D'`` ((a), (b) equal, (c) no worse).
+If every block of a bound ``D`` has a perfect matching, their union (below) is such a pairing
+with ``D' ≤ D``, so ``D`` was a valid bound; else a larger bound is tried, at last none.
+
+*W1, walls.* A group is a wall if ``n ≥ 4R + max(2 R_g, R) + 3`` (plus a margin), ``n``
+without the bye player. In an optimum let ``u_i v_i`` be the wall's *up* cross pairs
+(``p(v_i)`` higher), ``S`` its members paired inside it.
+(i) At most ``2R + 1`` up (and down) cross pairs: else pair ``2R + 2`` of the ``v_i`` among
+themselves and their ``u_i`` with ``S`` inside the wall, both by (D); (X) applies, as
+``|p(v_i) - p(v_j)| < max(p(v_i), p(v_j)) - p(wall)``. So ``|S| ≥ 2 R_g + 2`` and ``|S| > R``.
+(F) Members are *flexible*: a member ``z ∈ S`` who has not met a given player exists, and can
+take the place of any member in a pair while that member joins the wall's inside pairs (D).
+(ii) Two up-partners who have not met give ``v_i v_j`` plus ``S + u_i + u_j`` re-paired in the
+wall, strictly better by (X); if one is in another wall and met the other, (F) swaps him. So
+the up-partners outside walls all met each other, and a partner in a wall is the only one: at
+most ``ω_up = max(1, ω)`` up cross pairs, ``ω`` the clique number of the players outside walls
+who may pair with the wall from above (by F1, F2). The same below.
+
+*W2, reps.* ``K_up ≥ ω_up + μ_up + 1`` up-reps drawn by lot, ``μ_up`` the most of them any
+player outside the wall met, and ``K_up`` of the parity of the entrants above the wall (not
+counting the bye player), which is the parity of the pairs across the cut above it (nobody
+jumps over a wall, F1). The same below, disjoint; the rest ``n - K_up - K_down ≥ 2 R_g + 2``
+(plus a margin), else the group is treated as an ordinary one.
+
+*F4, safe cuts.* Take a cut between two groups of a segment with an even number of entrants
+above it (the bye player not counted). If among the players outside walls who can pair across
+it (F1, F2) no two met each other above it, nor below it, no optimum has a pair across: two
+pairs across allow the exchange of (X), made possible for wall members by (F). So at most one
+pair crosses, and by parity none; the blocks on the two sides are independent.
+
+*Reduced = global.* (≤) Take an optimum. By F1, F2, F4 its pairs are edges of the blocks or
+inside walls. Map each wall's cross pairs (at most ``ω`` per side) onto its reps: each end in
+a wall to an unused rep of that side not met by the other end as mapped -- at most ``ω`` used
+and ``μ`` met reps are excluded, so ``K ≥ ω + μ + 1`` leaves one. Points are kept, so (c) and
+(d) are; the unused reps, an even number by the parity of ``K``, take virtual edges. So the
+blocks' optima cost at most the optimum. (≥) Any perfect matchings of the blocks, with each
+wall's other members (an even number, ``≥ 2 R_g + 2``) paired inside it by (D), are a pairing
+without rematches, with the bye in ``B`` and the same (c) and (d). The objective is a sum over
+pairs in an ordered group, so the union of the block optima is optimal. When ``B`` is a wall,
+all its eligible members give the same optimum by (F), so its bye player is drawn by lot.
+
+The lot (e) is the random reps, the random order of the vertices (ties of the matching), the
+random lot on every edge (as many bits as fit) and the random pairing inside walls.
+
+*Small.* Walls take the big groups out (a 10,000-player round after 8 rounds keeps a few
+hundred vertices); F2 and F4 cut long runs of small groups into blocks of a few players (all
+10,000 players on different scores give blocks of 2 to 10); only the sparse ends of long
+events stay blocks of a few hundred players.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
 from turnir.domain.model import PlayerId
-from turnir.domain.pairing.matching import (
-    Edge,
-    clique_number,
-    max_weight_perfect,
-    pair_without_rematches,
-)
-from turnir.domain.pairing.objective import (
+from turnir.domain.pairing.blocks import (
     LOT_BITS,
-    CostScale,
-    Objective,
-    SwissEntrant,
-    met_sets,
-    objective_of,
+    Block,
+    Event,
+    make_event,
+    make_walls,
+    near_degrees,
+    segment_blocks,
+    set_reps,
+    wall_candidates,
 )
+from turnir.domain.pairing.floats import Float, FloatReason, explain_floats
+from turnir.domain.pairing.lexmatch import LexEdge, PairingTooWide, lex_min_perfect
+from turnir.domain.pairing.matching import pair_without_rematches
+from turnir.domain.pairing.objective import Objective, SwissEntrant, objective_of
 from turnir.errors import InvariantError, UserError
 
 __all__ = [
+    "Float",
+    "FloatReason",
     "Objective",
+    "PairingTooWide",
     "SwissEntrant",
     "SwissPairing",
+    "explain_floats",
     "objective_of",
     "pair_swiss",
     "pair_swiss_global",
 ]
-
-_MARGIN = 2
-"""Extra players a big score group must have beyond what the proof needs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,213 +155,187 @@ class SwissPairing:
     """The player who gets the bye (S-5), ``None`` when the number of players is even."""
     objective: Objective
     """How good the pairing is (P-3); optimal among all pairings of these entrants."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Group:
-    """Vertices of the pairing graph from one score group."""
-
-    points: int
-    members: tuple[int, ...]
-    """Entrant indices, every member or only the reps of a big group."""
-    big: bool
-    rest: tuple[int, ...] = ()
-    """A big group's members that are not reps."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Event:
-    """The entrants as indices, sorted by player number."""
-
-    entrants: tuple[SwissEntrant, ...]
-    points: tuple[int, ...]
-    eligible: tuple[bool, ...]
-    met: tuple[set[int], ...]
+    floats: tuple[Float, ...] = ()
+    """Every player paired outside his points group, with the reason (``explain_floats``)."""
 
 
 def pair_swiss(entrants: Sequence[SwissEntrant], rng: random.Random) -> SwissPairing:
     """Pair a Swiss round optimally for P-3; the bye (odd number) to the lowest eligible (S-5).
 
-    Raises ``UserError`` for fewer than two entrants or a player listed twice.
+    Raises ``UserError`` for fewer than two entrants or a player listed twice, and
+    ``PairingTooWide`` (a ``UserError``) if the points are too spread to compare exactly.
     """
     event = _event(entrants)
-    groups = _reduce(event, rng)
-    solved = _solve(event, groups or _whole_groups(event), rng, rematch_edges=groups is None)
-    if solved is None:
-        raise InvariantError("the reduced pairing graph has no perfect matching")
-    pairs, bye = solved
-    if groups is not None:
-        used = {u for pair in pairs for u in pair}
-        if bye is not None:
-            used.add(bye)
-        for group in groups:
-            if group.big:
-                inside = [u for u in group.members if u not in used]
-                pairs.extend(pair_without_rematches(inside + list(group.rest), event.met, rng))
-    return _result(event, pairs, bye)
+    if len(event.points) < 2 * event.max_degree + 3:
+        solved = _solve_global(event, rng, rematch_edges=True)
+        if solved is None:
+            raise InvariantError("a complete pairing graph has no perfect matching")
+        return _result(event, *solved)
+    return _result(event, *_solve_reduced(event, rng))
 
 
 def pair_swiss_global(
     entrants: Sequence[SwissEntrant], rng: random.Random, *, rematch_edges: bool = True
 ) -> SwissPairing:
-    """The reference solver: one blossom matching over all entrants (P-3), no reduction.
+    """The reference solver: one exact matching over all pairs of entrants (P-3), no reduction.
 
     With ``rematch_edges=False`` pairs of players who met are left out of the graph; raises
     ``UserError`` when no pairing without a rematch exists then. Cubic time: for tests and
     benchmarks, ``pair_swiss`` gives the same objective.
     """
     event = _event(entrants)
-    solved = _solve(event, _whole_groups(event), rng, rematch_edges=rematch_edges)
+    solved = _solve_global(event, rng, rematch_edges=rematch_edges)
     if solved is None:
         raise UserError("no pairing without a rematch exists", code="no_pairing")
     return _result(event, *solved)
 
 
-def _event(entrants: Sequence[SwissEntrant]) -> _Event:
+def _event(entrants: Sequence[SwissEntrant]) -> Event:
     if len(entrants) < 2:
         raise UserError("a Swiss round needs at least two players", code="too_few_players")
     ordered = tuple(sorted(entrants, key=lambda e: e.player))
     for a, b in pairwise(ordered):
         if a.player == b.player:
             raise UserError(f"player {a.player} is listed twice", code="duplicate_player")
-    return _Event(
-        ordered,
-        tuple(e.points for e in ordered),
-        tuple(e.bye_eligible for e in ordered),
-        tuple(met_sets(ordered)),
-    )
+    return make_event(ordered)
 
 
-def _score_groups(event: _Event) -> dict[int, list[int]]:
-    """Entrant indices by points, highest points first."""
-    groups: dict[int, list[int]] = {}
-    for i, points in enumerate(event.points):
-        groups.setdefault(points, []).append(i)
-    return dict(sorted(groups.items(), reverse=True))
+_Solved = tuple[list[tuple[int, int]], int | None]
+"""Pairs of entrant indices and the bye (an index or ``None``)."""
 
 
-def _whole_groups(event: _Event) -> list[_Group]:
-    return [_Group(p, tuple(m), big=False) for p, m in _score_groups(event).items()]
-
-
-def _reduce(event: _Event, rng: random.Random) -> list[_Group] | None:
-    """The groups of the reduced graph, with reps for big groups; ``None`` if none is big."""
-    met, points = event.met, event.points
-    max_met = max(len(m) for m in met)
-    score_groups = _score_groups(event)
-    met_inside = [len([v for v in met[u] if points[v] == points[u]]) for u in range(len(met))]
-    inside = {  # R_g: the most opponents a member met inside the group
-        p: max(met_inside[u] for u in members) for p, members in score_groups.items()
-    }
-    if all(len(m) < 2 * max_met + 2 * inside[p] + 2 + _MARGIN for p, m in score_groups.items()):
-        return None
-    omega = clique_number(met)
-    groups: list[_Group] = []
-    for p, members in score_groups.items():
-        size = len(members)
-        if size < 2 * max_met + 2 * inside[p] + 2 + _MARGIN:
-            groups.append(_Group(p, tuple(members), big=False))
+def _solve_reduced(event: Event, rng: random.Random) -> _Solved:
+    """The fast path (at least ``2R + 3`` entrants): walls, blocks, bounds, as proved above."""
+    bye_group = event.bye_group()
+    candidates = wall_candidates(event, bye_group)
+    bye_player = None
+    if bye_group is not None and bye_group in candidates:
+        bye_player = rng.choice(sorted(event.bye_pool(bye_group)))
+    walls = make_walls(event, sorted(candidates), bye_player)
+    for bound in _bounds(event, bye_group):
+        near = near_degrees(event, walls, bound)
+        while failing := set_reps(event, walls, bye_group, bound, near, rng):
+            for g in failing:
+                del walls[g]
+                if g == bye_group:
+                    bye_player = None
+        blocks = segment_blocks(event, walls, bye_group, bound, near, rng)
+        solved = _solve_blocks(blocks)
+        if solved is None:
             continue
-        order = list(members)
-        rng.shuffle(order)
-        first_eligible = next((k for k, u in enumerate(order) if event.eligible[u]), 0)
-        order[0], order[first_eligible] = order[first_eligible], order[0]
-        count = omega + 1
-        while True:  # K_g >= omega + mu_g + 1 with K_g = n_g (mod 2); mu_g grows with K_g
-            count += (count - size) % 2
-            seen = Counter(v for u in order[:count] for v in met[u] if points[v] != p)
-            needed = omega + max(seen.values(), default=0) + 1
-            if count >= needed:
-                break
-            count = needed
-        if size < count + 2 * inside[p] + 2 + _MARGIN:
-            groups.append(_Group(p, tuple(members), big=False))
-        else:
-            groups.append(_Group(p, tuple(order[:count]), big=True, rest=tuple(order[count:])))
-    return groups if any(group.big for group in groups) else None
+        pairs, bye = solved
+        used = {u for pair in pairs for u in pair}
+        for wall in walls.values():
+            rest = [u for u in wall.members if u not in used]
+            pairs.extend(pair_without_rematches(rest, event.met, rng))
+        return pairs, bye_player if bye_player is not None else bye
+    raise InvariantError("the reduced pairing graph has no perfect matching")
 
 
-def _solve(
-    event: _Event, groups: Sequence[_Group], rng: random.Random, *, rematch_edges: bool
-) -> tuple[list[tuple[int, int]], int | None] | None:
-    """The optimal matching of the graph of ``groups``: real pairs (entrant indices) and bye.
-
-    ``None`` when the graph has no perfect matching (only possible without rematch edges).
-    """
-    vertices = [u for group in groups for u in group.members]
-    odd = len(vertices) % 2 == 1
-    bye_vertex = len(vertices)
-    scale = CostScale.for_event(
-        pairs=(len(vertices) + 1) // 2,
-        min_points=min(event.points),
-        max_points=max(event.points),
-    )
-    matched = max_weight_perfect(
-        len(vertices) + odd,
-        _edges(event, groups, scale, rng, rematch_edges=rematch_edges, bye=odd),
-    )
-    if 2 * len(matched) != len(vertices) + odd:
-        return None
-    group_of = [k for k, group in enumerate(groups) for _ in group.members]
+def _solve_blocks(blocks: Sequence[Block]) -> _Solved | None:
     pairs: list[tuple[int, int]] = []
     bye: int | None = None
-    for x, y in matched:
-        if odd and bye_vertex in (x, y):
-            bye = vertices[x + y - bye_vertex]
-        elif group_of[x] != group_of[y] or not groups[group_of[x]].big:
-            pairs.append((vertices[x], vertices[y]))
+    for block in blocks:
+        chosen = lex_min_perfect(len(block.nodes), block.edges, block.caps, lot_bits=LOT_BITS)
+        if chosen is None:
+            return None
+        for edge in chosen:
+            x, y = block.nodes[edge.u], block.nodes[edge.v]
+            if x.wall_side and x.wall_side == y.wall_side and x.group == y.group:
+                continue
+            if x.player < 0 or y.player < 0:
+                bye = x.player + y.player + 1
+            else:
+                pairs.append((x.player, y.player))
     return pairs, bye
 
 
-def _edges(
-    event: _Event,
-    groups: Sequence[_Group],
-    scale: CostScale,
-    rng: random.Random,
-    *,
-    rematch_edges: bool,
-    bye: bool,
-) -> Iterator[list[Edge]]:
-    """The edges of the pairing graph, one chunk per vertex; vertices numbered group by group.
-
-    Weight is ``big - cost - lot``; virtual edges inside a big group weigh ``big``.
-    """
-    met, big, lot = event.met, scale.big, rng.getrandbits
-    vertices = [u for group in groups for u in group.members]
-    vertex_points = [group.points for group in groups for _ in group.members]
-    rematch = scale.rematch
-    start = 0
-    for group in groups:
-        end = start + len(group.members)
-        later = range(end, len(vertices))
-        base = [big - scale.pair_cost(group.points, q, rematch=False) for q in vertex_points]
-        for a in range(start, end):
-            seen = met[vertices[a]]
-            if group.big:
-                yield [(a, b, big) for b in range(a + 1, end)]
-                targets = later
-            else:
-                targets = range(a + 1, len(vertices))
-            if rematch_edges:
-                yield [
-                    (a, b, base[b] - (rematch if vertices[b] in seen else 0) - lot(LOT_BITS))
-                    for b in targets
-                ]
-            else:
-                yield [(a, b, base[b] - lot(LOT_BITS)) for b in targets if vertices[b] not in seen]
-        start = end
-    if bye:
-        yield [
-            (
-                a,
-                len(vertices),
-                big - scale.bye_cost(event.points[u], eligible=event.eligible[u]) - lot(LOT_BITS),
-            )
-            for a, u in enumerate(vertices)
-        ]
+def _bounds(event: Event, bye_group: int | None) -> Iterator[int | None]:
+    """Bounds ``D`` to try (F2), growing, then none: a lower bound on the largest difference
+    first (every player needs a partner he has not met; an odd cut needs a pair across)."""
+    points = event.group_points
+    gaps = [a - b for a, b in pairwise(points)]
+    bound = 0
+    for g, gap in enumerate(gaps):
+        above = event.start[g + 1] - (bye_group is not None and bye_group <= g)
+        if above % 2:
+            bound = max(bound, gap)
+    pool = set(event.bye_pool(bye_group)) if bye_group is not None else set()
+    for u in range(len(event.points)):
+        if u not in pool:
+            bound = max(bound, _nearest_partner(event, u))
+    spread = points[0] - points[-1]
+    step = min(gaps, default=1)
+    while bound < spread:
+        yield bound
+        bound = max(2 * bound, bound + step)
+    yield None
 
 
-def _result(event: _Event, pairs: Sequence[tuple[int, int]], bye: int | None) -> SwissPairing:
+def _nearest_partner(event: Event, u: int) -> int:
+    """The smallest point difference to a player ``u`` has not met."""
+    g, met = event.group_of[u], event.met[u]
+    if any(v != u and v not in met for v in event.groups[g]):
+        return 0
+    best: int | None = None
+    for h in range(g - 1, -1, -1):
+        if any(v not in met for v in event.groups[h]):
+            best = event.group_points[h] - event.group_points[g]
+            break
+    for h in range(g + 1, len(event.groups)):
+        difference = event.group_points[g] - event.group_points[h]
+        if best is not None and difference >= best:
+            break
+        if any(v not in met for v in event.groups[h]):
+            best = difference
+            break
+    return best or 0
+
+
+def _solve_global(event: Event, rng: random.Random, *, rematch_edges: bool) -> _Solved | None:
+    """One exact matching over all pairs: levels (a) rematch, (b) bye eligibility and bye
+    points, (c) one per difference, (d) one per down-floater's score, then the lot."""
+    points, n = event.points, len(event.points)
+    differences = sorted({abs(a - b) for a in event.group_points for b in event.group_points}
+                         - {0}, reverse=True)
+    diff_level = {d: 3 + k for k, d in enumerate(differences)}
+    float_level = {p: 3 + len(differences) + k for k, p in enumerate(event.group_points)}
+    rank = {p: k for k, p in enumerate(reversed(event.group_points))}
+    pairs = (n + 1) // 2
+    caps = [pairs, 1, len(rank)] + [pairs] * len(differences)
+    caps += [min(pairs, len(members)) for members in event.groups]
+    edges: list[LexEdge] = []
+    cache: dict[tuple[bool, int, int], tuple[tuple[int, int], ...]] = {}
+    for u in range(n):
+        met_u = event.met[u]
+        for v in range(u + 1, n):
+            rematch = v in met_u
+            if rematch and not rematch_edges:
+                continue
+            key = (rematch, points[u], points[v])
+            terms = cache.get(key)
+            if terms is None:
+                terms = ((0, 1),) if rematch else ()
+                if points[u] != points[v]:
+                    terms += ((diff_level[abs(points[u] - points[v])], 1),
+                              (float_level[max(points[u], points[v])], 1))
+                cache[key] = terms
+            edges.append(LexEdge(u, v, terms, rng.getrandbits(LOT_BITS)))
+    if n % 2:
+        for u in range(n):
+            terms = ((1, 1),) if not event.eligible[u] else ()
+            if rank[points[u]]:
+                terms += ((2, rank[points[u]]),)
+            edges.append(LexEdge(u, n, terms, rng.getrandbits(LOT_BITS)))
+    chosen = lex_min_perfect(n + n % 2, edges, caps, lot_bits=LOT_BITS)
+    if chosen is None:
+        return None
+    pairs_found = [(e.u, e.v) for e in chosen if e.v != n]
+    bye = next((e.u for e in chosen if e.v == n), None)
+    return pairs_found, bye
+
+
+def _result(event: Event, pairs: Sequence[tuple[int, int]], bye: int | None) -> SwissPairing:
     """Player numbers in table order, with the objective computed afresh from the pairing."""
     points, entrants = event.points, event.entrants
 
@@ -325,4 +350,5 @@ def _result(event: _Event, pairs: Sequence[tuple[int, int]], bye: int | None) ->
         objective = objective_of(entrants, players, bye_player)
     except UserError as error:
         raise InvariantError(f"the pairing is not a pairing: {error.message}") from error
-    return SwissPairing(players, bye_player, objective)
+    return SwissPairing(players, bye_player, objective,
+                        explain_floats(entrants, players, bye_player))
