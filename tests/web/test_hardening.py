@@ -561,3 +561,54 @@ def test_item7_a_length_or_setting_that_is_not_plain_digits_is_not_a_number(text
         parse_size(text or "M", "TURNIR_MAX_BODY")
     with pytest.raises(ValueError, match="TURNIR_LOGIN"):
         WebSettings.from_env({"TURNIR_LOGIN_FAILURES_PER_LOGIN": text or "x"})
+
+
+def test_item7_an_upload_is_refused_before_its_body_is_parsed(
+        org_app: tuple[FastAPI, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The anonymous, and a login that is not the tournament's organizer, are refused before
+    the multipart body is parsed; the organizer's upload is parsed (once) and imported."""
+    app, _ = org_app
+    parsed: list[str] = []
+    form = Request.form
+
+    def counting(self: Request, **kwargs: Any) -> Any:
+        parsed.append(self.url.path)
+        return form(self, **kwargs)
+
+    monkeypatch.setattr(Request, "form", counting)
+    players = {"file": ("p.csv", "name\nАнна\nБорис\n".encode(), "text/csv")}
+    with TestClient(app, raise_server_exceptions=False) as client:
+        token = csrf_of(client)
+        parsed.clear()
+        anonymous = client.post("/t/1/players/import", data={"csrf_token": token},
+                                files=players)
+        assert anonymous.status_code == 401 and parsed == []
+        client.post("/login", data={"login": "org", "password": PASSWORD,
+                                    "csrf_token": token, "next": "/"})
+        token = csrf_of(client, "/new")
+        made = client.post("/new", data={"name": "Кубок загрузки", "csrf_token": token},
+                           follow_redirects=False)
+        tid = int(made.headers["location"].split("/")[2])
+        add_account(app.state.web.db, "stranger", AccountRole.ORGANIZER)
+    with TestClient(app, raise_server_exceptions=False) as other:
+        token = csrf_of(other)
+        other.post("/login", data={"login": "stranger", "password": PASSWORD,
+                                   "csrf_token": token, "next": "/"})
+        token = csrf_of(other, "/new")
+        parsed.clear()
+        refused = other.post(f"/t/{tid}/players/import", files=players,
+                             headers={"hx-request": "true", "x-csrf-token": token})
+        assert refused.status_code == 403 and parsed == []
+    with TestClient(app, raise_server_exceptions=False) as client:
+        token = csrf_of(client)
+        client.post("/login", data={"login": "org", "password": PASSWORD,
+                                    "csrf_token": token, "next": "/"})
+        token = csrf_of(client, "/new")
+        parsed.clear()
+        empty = client.post(f"/t/{tid}/players/import", data={"x": "1"},
+                            files={"other": ("x.txt", b"", "text/plain")},
+                            headers={**RU, "hx-request": "true", "x-csrf-token": token})
+        assert empty.status_code == 422 and "Выберите файл" in empty.text
+        done = client.post(f"/t/{tid}/players/import", files=players,
+                           headers={"hx-request": "true", "x-csrf-token": token})
+        assert done.status_code == 200, done.text

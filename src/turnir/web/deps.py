@@ -158,9 +158,13 @@ async def require_csrf(request: Request) -> None:
         return
     visitor = get_visitor(request)
     submitted = request.headers.get(CSRF_HEADER)
-    if submitted is None and request.headers.get("content-type", "").startswith(
+    kind = request.headers.get("content-type", "")
+    if submitted is None and kind.startswith(
         ("application/x-www-form-urlencoded", "multipart/form-data")
     ):
+        if kind.startswith("multipart/form-data") and visitor.account is None:
+            # every upload needs a login: the anonymous are refused before the body is parsed
+            raise LoginRequired("log in to do this")
         form = await request.form()
         value = form.get(CSRF_FIELD)
         submitted = value if isinstance(value, str) else None

@@ -8,8 +8,9 @@ from __future__ import annotations
 import secrets
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, File, Form, Path, Request, UploadFile
+from fastapi import APIRouter, Depends, Form, Path, Request
 from fastapi.responses import HTMLResponse, Response
+from starlette.datastructures import UploadFile
 
 from turnir.domain.model import Settings
 from turnir.domain.results import PointsTable
@@ -154,8 +155,14 @@ def create_organizer_router() -> APIRouter:
 
     @router.post("/t/{tid}/players/import")
     async def import_players(request: Request, state: StateDep, staff: OrganizerDep,
-                             tid: TournamentId,
-                             file: Annotated[UploadFile, File()]) -> Response:
+                             tid: TournamentId) -> Response:
+        """The players file (CSV or .xlsx). No file parameter: FastAPI would parse the body
+        before any dependency; here the tournament and the role are checked first (and the
+        CSRF header HTMX sends), and only then is the multipart body read."""
+        form = await request.form(max_files=1, max_fields=4)
+        file = form.get("file")
+        if not isinstance(file, UploadFile):
+            raise UserError("choose the players file to import", code="no_file")
         data = await file.read(MAX_PLAYERS_FILE + 1)
         lines = read_players_bytes(data, source=_shown_filename(file.filename))
         player_service.register_players(state.db, tid, lines, actor=staff.actor,

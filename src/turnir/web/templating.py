@@ -66,6 +66,7 @@ ERROR_TEXTS = {
     "invalid_request": N_("The form is not filled in correctly."),
     "busy": N_("The database is busy; try again."),
     "too_large": N_("The form or file is too large for the server."),
+    "no_file": N_("Choose the players file to import."),
 }
 
 
