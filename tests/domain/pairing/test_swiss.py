@@ -577,7 +577,8 @@ def test_issue16_item4_no_pair_farther_apart_than_needed(
 
 
 def reduction_of(entrants: Sequence[SwissEntrant], seed: int = 0) -> tuple[object, list]:
-    """The walls and blocks ``pair_swiss`` builds with its first bound."""
+    """The walls and blocks ``pair_swiss`` builds (each segment with its first bound that
+    works)."""
     from turnir.domain.pairing import blocks, swiss
 
     event = swiss._event(entrants)
@@ -588,12 +589,16 @@ def reduction_of(entrants: Sequence[SwissEntrant], seed: int = 0) -> tuple[objec
     if bye_group is not None and bye_group in candidates:
         bye_player = rng.choice(sorted(event.bye_pool(bye_group)))
     walls = blocks.make_walls(event, sorted(candidates), bye_player)
-    bound = next(swiss._bounds(event, bye_group))
-    near = blocks.near_degrees(event, walls, bound)
-    while failing := blocks.set_reps(event, walls, bye_group, bound, near, rng):
-        for g in failing:
-            del walls[g]
-    return (event, walls), blocks.segment_blocks(event, walls, bye_group, bound, near, rng)
+    found = []
+    for segment in blocks.segments(event, walls):
+        for bound in blocks.segment_bounds(event, segment, bye_group):
+            parts = blocks.segment_blocks(event, walls, segment, bye_group, bound, rng)
+            if swiss._solve_blocks(parts) is not None:
+                found += parts
+                break
+    for g in blocks.failing_walls(walls):
+        del walls[g]
+    return (event, walls), found
 
 
 def test_issue16_item1_walls_satisfy_the_proof_bounds() -> None:
@@ -610,7 +615,9 @@ def test_issue16_item1_walls_satisfy_the_proof_bounds() -> None:
         bye_group = event.bye_group()
         for g, wall in walls.items():
             size, inside = len(wall.members), event.inside[g]
-            assert size >= 4 * r + max(2 * inside, r) + 3 + MARGIN  # W1
+            reach = max((len(event.met[v] & set(wall.members)) for v in range(len(event.points))
+                         if event.group_of[v] != g), default=0)
+            assert size >= 4 * r + max(2 * inside, reach) + 3 + MARGIN  # W1
             assert size - len(wall.up) - len(wall.down) >= 2 * inside + 2 + MARGIN  # W2
             assert not set(wall.up) & set(wall.down)
             above = event.start[g] - (bye_group is not None and bye_group < g)

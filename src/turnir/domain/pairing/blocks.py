@@ -14,6 +14,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from turnir.domain.pairing.lexmatch import LexEdge
 from turnir.domain.pairing.matching import clique_number
@@ -104,17 +105,25 @@ class Wall:
     up: list[int] = field(default_factory=list)
     down: list[int] = field(default_factory=list)
     drawn: int = 0
-    """How many of ``members`` are already in lot order (drawn one by one when needed)."""
+    """How many members at the front are already drawn by lot (the up-reps come from there)."""
+    drawn_back: int = 0
+    """How many at the back (the down-reps): the two ends never meet while W2 holds."""
 
-    def first(self, count: int, rng: random.Random) -> list[int]:
-        """The first ``count`` members in lot order, drawing more by lot when needed."""
+    def draw(self, count: int, side: int, rng: random.Random) -> list[int]:
+        """``count`` members drawn by lot from the front (``side`` +1) or the back (-1)."""
         members = self.members
-        count = min(count, len(members))
-        while self.drawn < count:
-            k = rng.randrange(self.drawn, len(members))
+        free = len(members) - self.drawn - self.drawn_back
+        count = min(count, (self.drawn if side > 0 else self.drawn_back) + free)
+        while side > 0 and self.drawn < count:
+            k = rng.randrange(self.drawn, len(members) - self.drawn_back)
             members[self.drawn], members[k] = members[k], members[self.drawn]
             self.drawn += 1
-        return members[:count]
+        while side < 0 and self.drawn_back < count:
+            end = len(members) - 1 - self.drawn_back
+            k = rng.randrange(self.drawn, end + 1)
+            members[end], members[k] = members[k], members[end]
+            self.drawn_back += 1
+        return members[:count] if side > 0 else members[len(members) - count:]
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,10 +149,20 @@ class Block:
 def wall_candidates(event: Event, bye_group: int | None) -> dict[int, int]:
     """Groups big enough to be walls (W1 of the proof), with their size (the bye removed)."""
     r = event.max_degree
+    sizes = {g: len(members) - (g == bye_group) for g, members in enumerate(event.groups)}
     found: dict[int, int] = {}
-    for g, members in enumerate(event.groups):
-        size = len(members) - (g == bye_group)
-        if size >= 4 * r + max(2 * event.inside[g], r) + 3 + MARGIN:
+    for g, size in sizes.items():
+        if size < 4 * r + 2 * event.inside[g] + 3 + MARGIN:
+            continue
+        if size >= 4 * r + max(2 * event.inside[g], r) + 3 + MARGIN:  # M_g <= R
+            found[g] = size
+            continue
+        met_members: dict[int, int] = {}  # M_g: the most members of g one other player met
+        for u in event.groups[g]:
+            for v in event.met[u]:
+                met_members[v] = met_members.get(v, 0) + 1
+        reach = max((c for v, c in met_members.items() if event.group_of[v] != g), default=0)
+        if size >= 4 * r + max(2 * event.inside[g], reach) + 3 + MARGIN:
             found[g] = size
     return found
 
@@ -158,41 +177,48 @@ def make_walls(event: Event, chosen: Sequence[int], bye_player: int | None) -> d
 
 
 @dataclass(frozen=True, slots=True)
-class _Segment:
+class Segment:
     """The non-wall groups between two walls (``None``: the top or the bottom)."""
 
     upper: int | None
     lower: int | None
     groups: tuple[int, ...]
 
+    def players(self, event: Event) -> list[int]:
+        return [u for g in self.groups for u in event.groups[g]]
 
-def _segments(event: Event, walls: dict[int, Wall]) -> list[_Segment]:
-    segments: list[_Segment] = []
+
+def segments(event: Event, walls: dict[int, Wall]) -> list[Segment]:
+    """The segments from the top, each between two walls (or an end)."""
+    found: list[Segment] = []
     upper: int | None = None
     run: list[int] = []
     for g in range(len(event.groups)):
         if g in walls:
-            segments.append(_Segment(upper, g, tuple(run)))
+            found.append(Segment(upper, g, tuple(run)))
             upper, run = g, []
         else:
             run.append(g)
-    segments.append(_Segment(upper, None, tuple(run)))
-    return segments
+    found.append(Segment(upper, None, tuple(run)))
+    return found
 
 
-def near_degrees(event: Event, walls: dict[int, Wall], bound: int | None) -> list[int]:
-    """For F1: the opponents each player outside the walls met less than ``2D`` points away
-    (all of them without a bound); only these can stop its exchanges. Wall members: all."""
-    near = list(event.degree)
+def failing_walls(walls: dict[int, Wall]) -> list[int]:
+    """The walls whose members left after the reps are too few for W2 (to be demoted)."""
+    return [g for g, wall in walls.items()
+            if len(wall.members) - len(wall.up) - len(wall.down) < 2 * wall.inside + 2 + MARGIN]
+
+
+def _near_degrees(event: Event, players: Sequence[int], bound: int | None) -> dict[int, int]:
+    """For F1: the opponents each player met less than ``2D`` points away (all of them without
+    a bound); only these can stop its exchanges."""
     if bound is None:
-        return near
+        return {u: event.degree[u] for u in players}
     points = event.points
-    for g, members in enumerate(event.groups):
-        if g in walls:
-            continue
-        low, high = event.group_points[g] - 2 * bound, event.group_points[g] + 2 * bound
-        for u in members:
-            near[u] = sum(1 for v in event.met[u] if low < points[v] < high)
+    near: dict[int, int] = {}
+    for u in players:
+        low, high = points[u] - 2 * bound, points[u] + 2 * bound
+        near[u] = sum(1 for v in event.met[u] if low < points[v] < high)
     return near
 
 
@@ -203,29 +229,11 @@ def _allowed(event: Event, g: int, h: int, degree_sum: int, bound: int | None) -
     return event.between(g, h) <= degree_sum + 1
 
 
-def set_reps(event: Event, walls: dict[int, Wall], bye_group: int | None,
-             bound: int | None, near: Sequence[int], rng: random.Random) -> list[int]:
-    """Choose every wall's up- and down-reps; return the walls failing W2 (to be demoted)."""
-    failing: list[int] = []
-    for segment in _segments(event, walls):
-        players = [u for g in segment.groups for u in event.groups[g]]
-        if segment.lower is not None:
-            _choose(event, walls, segment.lower, players, segment.upper, +1, bye_group, bound,
-                    near, rng)
-        if segment.upper is not None:
-            _choose(event, walls, segment.upper, players, segment.lower, -1, bye_group, bound,
-                    near, rng)
-    for g, wall in walls.items():
-        rest = len(wall.members) - len(wall.up) - len(wall.down)
-        if rest < 2 * wall.inside + 2 + MARGIN:
-            failing.append(g)
-    return failing
-
-
 def _choose(event: Event, walls: dict[int, Wall], g: int, players: Sequence[int],
-            other: int | None, side: int, bye_group: int | None, bound: int | None,
-            near: Sequence[int], rng: random.Random) -> None:
-    """The reps of wall ``g`` towards the segment ``players`` (``side`` +1: above, -1: below)."""
+            near: dict[int, int], other: int | None, side: int, bye_group: int | None,
+            bound: int | None, rng: random.Random) -> None:
+    """The reps of wall ``g`` towards the segment ``players`` (``side`` +1: the segment is
+    above the wall, the up-reps; -1: below, the down-reps), by W2."""
     wall = walls[g]
     beyond = event.start[g] if side > 0 else event.start[-1] - event.start[g + 1]
     if bye_group is not None and (bye_group < g if side > 0 else bye_group > g):
@@ -235,18 +243,17 @@ def _choose(event: Event, walls: dict[int, Wall], g: int, players: Sequence[int]
                 if _allowed(event, g, event.group_of[v], wall.degree + near[v], bound)]
     reaches_wall = other is not None and _allowed(event, g, other,
                                                   wall.degree + walls[other].degree, bound)
-    offset = len(wall.up) if side < 0 else 0
     if not partners and not reaches_wall:
-        reps = wall.first(offset + parity, rng)[offset:]
+        reps = wall.draw(parity, side, rng)
     else:
         omega = max(1, _clique(event, partners))
         count = omega + 1
         while True:  # K >= omega + mu + 1, K = parity (mod 2); mu grows with K
             count += (count - parity) % 2
-            reps = wall.first(offset + count, rng)[offset:]
+            reps = wall.draw(count, side, rng)
             seen = Counter(v for u in reps for v in event.met[u] if event.group_of[v] != g)
             needed = omega + max(seen.values(), default=0) + 1
-            if count >= needed or count >= len(wall.members) - offset:
+            if count >= needed or len(reps) < count:
                 break
             count = needed
     if side > 0:
@@ -263,21 +270,72 @@ def _clique(event: Event, players: Sequence[int]) -> int:
     return clique_number(sub)
 
 
-def segment_blocks(event: Event, walls: dict[int, Wall], bye_group: int | None,
-                   bound: int | None, near: Sequence[int], rng: random.Random) -> list[Block]:
-    """All blocks of the round: each segment with its walls' reps, split at safe cuts."""
-    blocks: list[Block] = []
-    for segment in _segments(event, walls):
-        nodes = _segment_nodes(event, walls, segment, bye_group, rng)
-        if not nodes:
-            continue
-        raw = _segment_edges(event, walls, nodes, bye_group, bound, near)
-        for part_nodes, part_edges in _split(event, nodes, raw, bye_group):
-            blocks.append(_block(event, part_nodes, part_edges, rng))
-    return blocks
+def segment_blocks(event: Event, walls: dict[int, Wall], segment: Segment,
+                   bye_group: int | None, bound: int | None, rng: random.Random) -> list[Block]:
+    """The blocks of one segment for a bound: its walls' reps towards it, cut at safe cuts."""
+    players = segment.players(event)
+    near = _near_degrees(event, players, bound)
+    if segment.lower is not None:
+        _choose(event, walls, segment.lower, players, near, segment.upper, +1, bye_group,
+                bound, rng)
+    if segment.upper is not None:
+        _choose(event, walls, segment.upper, players, near, segment.lower, -1, bye_group,
+                bound, rng)
+    nodes = _segment_nodes(event, walls, segment, bye_group, rng)
+    if not nodes:
+        return []
+    raw = _segment_edges(event, walls, nodes, bye_group, bound, near)
+    return [_block(event, part_nodes, part_edges, rng)
+            for part_nodes, part_edges in _split(event, nodes, raw, bye_group)]
 
 
-def _segment_nodes(event: Event, walls: dict[int, Wall], segment: _Segment,
+def segment_bounds(event: Event, segment: Segment, bye_group: int | None) -> list[int | None]:
+    """Bounds ``D`` to try for a segment (F2), growing, then none. The first is a lower bound:
+    every player needs a partner he has not met, and a cut with an odd number above needs a
+    pair across."""
+    points = event.group_points
+    ends = [g for g in (segment.upper, *segment.groups, segment.lower) if g is not None]
+    first, last = ends[0], ends[-1]
+    bound = 0
+    for g in range(first, last):
+        above = event.start[g + 1] - (bye_group is not None and bye_group <= g)
+        if above % 2:
+            bound = max(bound, points[g] - points[g + 1])
+    pool = set(event.bye_pool(bye_group)) if bye_group is not None else set()
+    for u in segment.players(event):
+        if u not in pool:
+            bound = max(bound, _nearest_partner(event, u))
+    spread = points[0] - points[-1]
+    step = min((a - b for a, b in pairwise(points)), default=1)
+    bounds: list[int | None] = []
+    while bound < spread:
+        bounds.append(bound)
+        bound = max(2 * bound, bound + step)
+    bounds.append(None)
+    return bounds
+
+
+def _nearest_partner(event: Event, u: int) -> int:
+    """The smallest point difference to a player ``u`` has not met."""
+    g, met = event.group_of[u], event.met[u]
+    if any(v != u and v not in met for v in event.groups[g]):
+        return 0
+    best: int | None = None
+    for h in range(g - 1, -1, -1):
+        if any(v not in met for v in event.groups[h]):
+            best = event.group_points[h] - event.group_points[g]
+            break
+    for h in range(g + 1, len(event.groups)):
+        difference = event.group_points[g] - event.group_points[h]
+        if best is not None and difference >= best:
+            break
+        if any(v not in met for v in event.groups[h]):
+            best = difference
+            break
+    return best or 0
+
+
+def _segment_nodes(event: Event, walls: dict[int, Wall], segment: Segment,
                    bye_group: int | None, rng: random.Random) -> list[Node]:
     """The segment's vertices by group, each group in lot order (ties of the matching and the
     lot's coarsening then fall by lot too)."""
@@ -300,7 +358,8 @@ _Raw = tuple[int, int]
 
 
 def _segment_edges(event: Event, walls: dict[int, Wall], nodes: Sequence[Node],
-                   bye_group: int | None, bound: int | None, near: Sequence[int]) -> list[_Raw]:
+                   bye_group: int | None, bound: int | None,
+                   near: dict[int, int]) -> list[_Raw]:
     """Virtual edges between the reps of one wall side; every other pair allowed by F1 and F2
     that is no rematch; the bye vertex to the bye pool. ``nodes`` are sorted by group."""
     pool = set(event.bye_pool(bye_group)) if bye_group is not None else set()
@@ -350,29 +409,37 @@ def _split(event: Event, nodes: Sequence[Node], edges: Sequence[_Raw],
     met among the non-wall players able to cross it, on either side."""
     levels = sorted({x.group for x in nodes})
     level_of = {g: k for k, g in enumerate(levels)}
-    upper: list[set[int]] = [set() for _ in levels]
-    lower: list[set[int]] = [set() for _ in levels]
+    level = [level_of[x.group] for x in nodes]
+    lowest = list(level)  # the lowest level each node can pair with, and the highest
+    highest = list(level)
     for a, b in edges:
-        ka, kb = level_of[nodes[a].group], level_of[nodes[b].group]
-        for k in range(ka, kb):
-            if not nodes[a].wall_side:
-                upper[k].add(nodes[a].player)
-            if not nodes[b].wall_side:
-                lower[k].add(nodes[b].player)
-    safe: list[int] = []
+        if level[b] > lowest[a]:
+            lowest[a] = level[b]
+        if level[a] < highest[b]:
+            highest[b] = level[a]
+    # a non-wall node crosses the cuts from its level down to its lowest partner (upper side)
+    # and from its highest partner down to its level (lower side)
+    upper_blocked = _blocked(event, [(level[a], lowest[a], nodes[a].player)
+                                     for a in range(len(nodes))
+                                     if not nodes[a].wall_side and nodes[a].player >= 0],
+                             len(levels))
+    lower_blocked = _blocked(event, [(highest[b], level[b], nodes[b].player)
+                                     for b in range(len(nodes))
+                                     if not nodes[b].wall_side and nodes[b].player >= 0],
+                             len(levels))
+    safe: set[int] = set()
     for k in range(len(levels) - 1):
         above = event.start[levels[k] + 1] - (bye_group is not None and bye_group <= levels[k])
-        if above % 2 == 0 and not _any_met(event, upper[k]) and not _any_met(event, lower[k]):
-            safe.append(k)
-    safe_set = set(safe)
+        if above % 2 == 0 and not upper_blocked[k] and not lower_blocked[k]:
+            safe.add(k)
     part_of_level = [0] * len(levels)
     for k in range(1, len(levels)):
-        part_of_level[k] = part_of_level[k - 1] + (k - 1 in safe_set)
+        part_of_level[k] = part_of_level[k - 1] + (k - 1 in safe)
     parts: list[tuple[list[Node], list[_Raw]]] = [([], []) for _ in range(len(safe) + 1)]
     place: list[tuple[int, int]] = []
-    for x in nodes:
-        part = parts[part_of_level[level_of[x.group]]]
-        place.append((part_of_level[level_of[x.group]], len(part[0])))
+    for a, x in enumerate(nodes):
+        part = parts[part_of_level[level[a]]]
+        place.append((part_of_level[level[a]], len(part[0])))
         part[0].append(x)
     for a, b in edges:
         (pa, ka), (pb, kb) = place[a], place[b]
@@ -381,38 +448,63 @@ def _split(event: Event, nodes: Sequence[Node], edges: Sequence[_Raw],
     return parts
 
 
-def _any_met(event: Event, players: set[int]) -> bool:
-    return any(not event.met[u].isdisjoint(players) for u in players)
+def _blocked(event: Event, spans: Sequence[tuple[int, int, int]], count: int) -> list[bool]:
+    """For each cut ``k`` (below level ``k``): do two players who met both cross it? A player
+    ``(first, last, u)`` crosses the cuts ``first .. last - 1``; a sweep keeps the players
+    crossing the current cut and how many met pairs are among them."""
+    starting: list[list[int]] = [[] for _ in range(count)]
+    ending: list[list[int]] = [[] for _ in range(count + 1)]
+    for first, last, u in spans:
+        if last > first:
+            starting[first].append(u)
+            ending[last].append(u)
+    active: set[int] = set()
+    met_pairs = 0
+    blocked = [False] * count
+    for k in range(count):
+        for u in ending[k]:
+            active.discard(u)
+            met_pairs -= len(event.met[u] & active)
+        for u in starting[k]:
+            met_pairs += len(event.met[u] & active)
+            active.add(u)
+        blocked[k] = met_pairs > 0
+    return blocked
 
 
 def _block(event: Event, nodes: Sequence[Node], raw: Sequence[_Raw],
            rng: random.Random) -> Block:
     """The block's edges with their P-3 levels: (c) one per difference, largest first, then
-    (d) one per down-floater's score, highest first; the lot on every real edge."""
+    (d) one per down-floater's score, highest first; the lot on every real edge.
+
+    Caps: a difference level holds at most half the vertices of the groups it joins, a float
+    level at most the vertices on its points (each of its pairs has one of them on top)."""
     points = [event.group_points[x.group] for x in nodes]
-    differences = sorted({abs(points[a] - points[b]) for a, b in raw} - {0}, reverse=True)
-    floats = sorted({max(points[a], points[b]) for a, b in raw if points[a] != points[b]},
-                    reverse=True)
+    at_points = Counter(points)
+    unequal = {(points[a], points[b]) for a, b in raw if points[a] != points[b]}
+    joined: dict[int, set[int]] = {}
+    for pa, pb in unequal:
+        joined.setdefault(abs(pa - pb), set()).update((pa, pb))
+    differences = sorted(joined, reverse=True)
+    floats = sorted({max(pair) for pair in unequal}, reverse=True)
     diff_level = {d: k for k, d in enumerate(differences)}
     float_level = {p: len(differences) + k for k, p in enumerate(floats)}
     pairs = len(nodes) // 2
-    touching: list[set[int]] = [set() for _ in differences]
-    at_points = Counter(points)
     edges: list[LexEdge] = []
     terms_cache: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+    lot = rng.getrandbits
     for a, b in raw:
         x, y = nodes[a], nodes[b]
-        if x.wall_side and y.wall_side == x.wall_side and x.group == y.group:
-            edges.append(LexEdge(a, b))
+        pa, pb = points[a], points[b]
+        if pa == pb:
+            virtual = x.wall_side and y.wall_side == x.wall_side and x.group == y.group
+            edges.append(LexEdge(a, b, (), 0 if virtual else lot(LOT_BITS)))
             continue
-        if points[a] == points[b]:
-            edges.append(LexEdge(a, b, (), rng.getrandbits(LOT_BITS)))
-            continue
-        d, top = abs(points[a] - points[b]), max(points[a], points[b])
-        touching[diff_level[d]].update((a, b))
-        key = (diff_level[d], float_level[top])
-        terms = terms_cache.setdefault(key, ((key[0], 1), (key[1], 1)))
-        edges.append(LexEdge(a, b, terms, rng.getrandbits(LOT_BITS)))
-    caps = [min(pairs, len(t) // 2) for t in touching]
+        key = (diff_level[abs(pa - pb)], float_level[pa if pa > pb else pb])
+        terms = terms_cache.get(key)
+        if terms is None:
+            terms = terms_cache[key] = ((key[0], 1), (key[1], 1))
+        edges.append(LexEdge(a, b, terms, lot(LOT_BITS)))
+    caps = [min(pairs, sum(at_points[p] for p in joined[d]) // 2) for d in differences]
     caps += [min(pairs, at_points[p]) for p in floats]
     return Block(tuple(nodes), tuple(edges), tuple(caps))

@@ -64,16 +64,18 @@ def explain_floats(
     Pairs with a player who is not an entrant are skipped (a manual edit may add one).
     """
     by_id = {e.player: e for e in entrants}
-    group: dict[int, set[PlayerId]] = {}
-    for e in entrants:
-        if e.player != bye:
-            group.setdefault(e.points, set()).add(e.player)
-    floats: list[Float] = []
+    unequal: list[tuple[SwissEntrant, SwissEntrant]] = []
     for a, b in pairs:
         ea, eb = by_id.get(a), by_id.get(b)
-        if ea is None or eb is None or ea.points == eb.points:
-            continue
-        high, low = (ea, eb) if ea.points > eb.points else (eb, ea)
+        if ea is not None and eb is not None and ea.points != eb.points:
+            unequal.append((ea, eb) if ea.points > eb.points else (eb, ea))
+    needed = {x.points for pair in unequal for x in pair}
+    group: dict[int, set[PlayerId]] = {}
+    for e in entrants:
+        if e.points in needed and e.player != bye:
+            group.setdefault(e.points, set()).add(e.player)
+    floats: list[Float] = []
+    for high, low in unequal:
         for player, other in ((high, low), (low, high)):
             members = group[player.points]
             floats.append(Float(player.player, other.player, player.points, other.points,

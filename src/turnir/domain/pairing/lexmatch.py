@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from turnir.domain.pairing.matching import max_weight_perfect
 from turnir.errors import InvariantError, UserError
@@ -49,9 +50,9 @@ class PairingTooWide(UserError):
     code = "pairing_too_wide"
 
 
-@dataclass(frozen=True, slots=True)
-class LexEdge:
-    """An edge of the pairing graph with its amounts per level."""
+class LexEdge(NamedTuple):
+    """An edge of the pairing graph with its amounts per level (a named tuple: blocks have
+    tens of thousands of them)."""
 
     u: int
     v: int

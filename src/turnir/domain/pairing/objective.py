@@ -75,12 +75,15 @@ def met_sets(entrants: Sequence[SwissEntrant]) -> list[set[int]]:
     A meeting recorded on one side only still counts for both (a rematch either way).
     """
     index = {e.player: i for i, e in enumerate(entrants)}
-    players = index.keys()
-    met = [set(map(index.__getitem__, e.opponents & players)) for e in entrants]
+    find = index.get
+    met = [set(map(find, e.opponents, [-1] * len(e.opponents))) for e in entrants]
     for i, opponents in enumerate(met):
+        opponents.discard(-1)
         opponents.discard(i)
+    for i, opponents in enumerate(met):
         for j in opponents:
-            met[j].add(i)
+            if i not in met[j]:
+                met[j].add(i)
     return met
 
 

@@ -108,7 +108,7 @@ events stay blocks of a few hundred players.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -117,11 +117,12 @@ from turnir.domain.pairing.blocks import (
     LOT_BITS,
     Block,
     Event,
+    failing_walls,
     make_event,
     make_walls,
-    near_degrees,
     segment_blocks,
-    set_reps,
+    segment_bounds,
+    segments,
     wall_candidates,
 )
 from turnir.domain.pairing.floats import Float, FloatReason, explain_floats
@@ -205,31 +206,40 @@ _Solved = tuple[list[tuple[int, int]], int | None]
 
 
 def _solve_reduced(event: Event, rng: random.Random) -> _Solved:
-    """The fast path (at least ``2R + 3`` entrants): walls, blocks, bounds, as proved above."""
+    """The fast path (at least ``2R + 3`` entrants): walls, then each segment with growing
+    bounds, as proved above (F2 holds segment by segment: a segment's pairing together with the
+    optimum elsewhere is a pairing, and the objective adds up)."""
     bye_group = event.bye_group()
     candidates = wall_candidates(event, bye_group)
     bye_player = None
     if bye_group is not None and bye_group in candidates:
         bye_player = rng.choice(sorted(event.bye_pool(bye_group)))
     walls = make_walls(event, sorted(candidates), bye_player)
-    for bound in _bounds(event, bye_group):
-        near = near_degrees(event, walls, bound)
-        while failing := set_reps(event, walls, bye_group, bound, near, rng):
-            for g in failing:
-                del walls[g]
-                if g == bye_group:
-                    bye_player = None
-        blocks = segment_blocks(event, walls, bye_group, bound, near, rng)
-        solved = _solve_blocks(blocks)
-        if solved is None:
-            continue
-        pairs, bye = solved
-        used = {u for pair in pairs for u in pair}
-        for wall in walls.values():
-            rest = [u for u in wall.members if u not in used]
-            pairs.extend(pair_without_rematches(rest, event.met, rng))
-        return pairs, bye_player if bye_player is not None else bye
-    raise InvariantError("the reduced pairing graph has no perfect matching")
+    while True:
+        pairs: list[tuple[int, int]] = []
+        bye: int | None = None
+        for segment in segments(event, walls):
+            for bound in segment_bounds(event, segment, bye_group):
+                solved = _solve_blocks(segment_blocks(event, walls, segment, bye_group, bound,
+                                                      rng))
+                if solved is not None:
+                    break
+            else:
+                raise InvariantError("the reduced pairing graph has no perfect matching")
+            pairs += solved[0]
+            bye = solved[1] if solved[1] is not None else bye
+        failing = failing_walls(walls)
+        if not failing:
+            break
+        for g in failing:
+            del walls[g]
+            if g == bye_group:
+                bye_player = None
+    used = {u for pair in pairs for u in pair}
+    for wall in walls.values():
+        rest = [u for u in wall.members if u not in used]
+        pairs.extend(pair_without_rematches(rest, event.met, rng))
+    return pairs, bye_player if bye_player is not None else bye
 
 
 def _solve_blocks(blocks: Sequence[Block]) -> _Solved | None:
@@ -248,48 +258,6 @@ def _solve_blocks(blocks: Sequence[Block]) -> _Solved | None:
             else:
                 pairs.append((x.player, y.player))
     return pairs, bye
-
-
-def _bounds(event: Event, bye_group: int | None) -> Iterator[int | None]:
-    """Bounds ``D`` to try (F2), growing, then none: a lower bound on the largest difference
-    first (every player needs a partner he has not met; an odd cut needs a pair across)."""
-    points = event.group_points
-    gaps = [a - b for a, b in pairwise(points)]
-    bound = 0
-    for g, gap in enumerate(gaps):
-        above = event.start[g + 1] - (bye_group is not None and bye_group <= g)
-        if above % 2:
-            bound = max(bound, gap)
-    pool = set(event.bye_pool(bye_group)) if bye_group is not None else set()
-    for u in range(len(event.points)):
-        if u not in pool:
-            bound = max(bound, _nearest_partner(event, u))
-    spread = points[0] - points[-1]
-    step = min(gaps, default=1)
-    while bound < spread:
-        yield bound
-        bound = max(2 * bound, bound + step)
-    yield None
-
-
-def _nearest_partner(event: Event, u: int) -> int:
-    """The smallest point difference to a player ``u`` has not met."""
-    g, met = event.group_of[u], event.met[u]
-    if any(v != u and v not in met for v in event.groups[g]):
-        return 0
-    best: int | None = None
-    for h in range(g - 1, -1, -1):
-        if any(v not in met for v in event.groups[h]):
-            best = event.group_points[h] - event.group_points[g]
-            break
-    for h in range(g + 1, len(event.groups)):
-        difference = event.group_points[g] - event.group_points[h]
-        if best is not None and difference >= best:
-            break
-        if any(v not in met for v in event.groups[h]):
-            best = difference
-            break
-    return best or 0
 
 
 def _solve_global(event: Event, rng: random.Random, *, rematch_edges: bool) -> _Solved | None:
