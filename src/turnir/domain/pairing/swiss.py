@@ -22,11 +22,11 @@ opponents anyone met among the entrants and ``N`` the number of entrants.
   of other groups between two walls; a block is a segment, with the reps of its two walls and
   the bye vertex when ``B`` is in it, cut further at *safe cuts* (F4). Its edges are the pairs
   that F1 and F2 allow and that are no rematch, plus *virtual* edges of cost 0 between the reps
-  of one wall side ("both stay in the wall"). A bound ``D`` on differences (F2) is tried from a
-  lower bound upwards, doubling, the last time none; the first bound for which every block has
-  a perfect matching gives the pairing. Then each wall's members not paired across are paired
-  among themselves by lot without a rematch (``pair_without_rematches``); when ``B`` is a wall
-  its bye player is drawn by lot first.
+  of one wall side ("both stay in the wall"). Each segment is solved on its own: a bound ``D``
+  on its differences (F2) is tried from a lower bound upwards, doubling, the last time none;
+  the first bound for which all its blocks have a perfect matching gives its pairs. Then each
+  wall's members not paired across are paired among themselves by lot without a rematch
+  (``pair_without_rematches``); when ``B`` is a wall its bye player is drawn by lot first.
 
 **Proof** (for ``N ≥ 2R + 3``). Notation: ``p(x)`` points, ``I(u, v)`` the entrants with points
 strictly between ``p(u)`` and ``p(v)``, ``n_g`` and ``R_g`` the size of a group and the most
@@ -56,17 +56,21 @@ a longer pair is not optimal; in particular no pair jumps over a group of ``2R +
 
 *F2, the bound.* A pairing without rematches with its bye in ``B`` and largest difference
 ``D'`` shows that every optimum has all differences ``≤ D'`` ((a), (b) equal, (c) no worse).
-If every block of a bound ``D`` has a perfect matching, their union (below) is such a pairing
-with ``D' ≤ D``, so ``D`` was a valid bound; else a larger bound is tried, at last none.
+This holds segment by segment: if the blocks of a segment for a bound ``D`` have perfect
+matchings, they (with the walls' other members paired inside, below) replace the optimum's
+pairs of that segment and give a pairing again, so the optimum's pairs there are no worse and
+have differences ``≤ D``; else a larger bound is tried, at last none.
 
-*W1, walls.* A group is a wall if ``n ≥ 4R + max(2 R_g, R) + 3`` (plus a margin), ``n``
-without the bye player. In an optimum let ``u_i v_i`` be the wall's *up* cross pairs
-(``p(v_i)`` higher), ``S`` its members paired inside it.
+*W1, walls.* A group is a wall if ``n ≥ 4R + max(2 R_g, M_g) + 3`` (plus a margin), ``n``
+without the bye player and ``M_g ≤ R`` the most of its members one other player met. In an
+optimum let ``u_i v_i`` be the wall's *up* cross pairs (``p(v_i)`` higher), ``S`` its members
+paired inside it.
 (i) At most ``2R + 1`` up (and down) cross pairs: else pair ``2R + 2`` of the ``v_i`` among
 themselves and their ``u_i`` with ``S`` inside the wall, both by (D); (X) applies, as
-``|p(v_i) - p(v_j)| < max(p(v_i), p(v_j)) - p(wall)``. So ``|S| ≥ 2 R_g + 2`` and ``|S| > R``.
-(F) Members are *flexible*: a member ``z ∈ S`` who has not met a given player exists, and can
-take the place of any member in a pair while that member joins the wall's inside pairs (D).
+``|p(v_i) - p(v_j)| < max(p(v_i), p(v_j)) - p(wall)``. So ``|S| ≥ 2 R_g + 2`` and
+``|S| > M_g``.
+(F) Members are *flexible*: for any other player a member ``z ∈ S`` he has not met exists, and
+can take the place of any member in a pair while that member joins the wall's inside pairs.
 (ii) Two up-partners who have not met give ``v_i v_j`` plus ``S + u_i + u_j`` re-paired in the
 wall, strictly better by (X); if one is in another wall and met the other, (F) swaps him. So
 the up-partners outside walls all met each other, and a partner in a wall is the only one: at
