@@ -13,6 +13,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from turnir.domain.pairing.floats import Float
+from turnir.domain.pairing.history import round_floats
 from turnir.domain.standings import TieBreak
 from turnir.domain.tournament import Tournament
 from turnir.errors import ConflictError
@@ -103,6 +105,12 @@ def _round_of(t: Tournament, number: int | None) -> Any:
     return t.current_round
 
 
+def _floats(t: Tournament, number: int) -> list[tuple[str, Float]]:
+    """The round's floated players with their names and reasons, for judges (P-3)."""
+    names = {p.id: p.name for p in t.players}
+    return [(names.get(f.player, ""), f) for f in round_floats(t, number).values()]
+
+
 def create_public_router() -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
@@ -152,6 +160,7 @@ def create_public_router() -> APIRouter:
     def pairings(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
                  round: RoundQuery = None, by: str = "table", page: PageQuery = 1) -> Response:
         order = "name" if by == "name" else "table"
+        judge = staff_of(request, tid).is_judge  # judges also see why each player floats
 
         def make() -> tuple[str, str, dict[str, Any]]:
             info, t = _load(state.db, tid)
@@ -164,9 +173,11 @@ def create_public_router() -> APIRouter:
             timer = round_timer(state.db, tid, rnd.number)
             return info.name, "pairings_part.html", dict(
                 info=info, rnd=rnd, rows=shown, by=order, page=page, pages=pages, timer=timer,
-                rounds=[r.number for r in t.rounds])
+                rounds=[r.number for r in t.rounds],
+                floats=_floats(t, rnd.number) if judge else [])
 
-        return cached(request, state, visitor, tid, "pairings", (round, order, page), make)
+        return cached(request, state, visitor, tid, "pairings", (round, order, page, judge),
+                      make)
 
     @router.get("/t/{tid}/find", response_class=HTMLResponse)
     def find(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,

@@ -33,7 +33,17 @@ def test_issue16_item3_alone_odd_and_needed() -> None:
     assert reasons[1] is FloatReason.ALONE
     assert reasons[2] is FloatReason.ODD_GROUP
     assert reasons[3] is FloatReason.ODD_GROUP
-    assert reasons[5] is FloatReason.NEEDED
+    assert reasons[5] is FloatReason.PARTNER_FLOATED
+
+
+def test_issue16_item3_down_floater_of_an_even_group_is_needed() -> None:
+    # 4 (3 points) met 3; 1 and 2 met: 1 floats down though the 3-point group is even.
+    entrants = [e(1, 3, met=[2]), e(2, 3, met=[1]), e(3, 3, met=[4]), e(4, 3, met=[3]),
+                e(5, 0), e(6, 0)]
+    floats = explain_floats(entrants, [(1, 3), (2, 5), (4, 6)], None)
+    reasons = {f.player: f.reason for f in floats}
+    assert reasons == {2: FloatReason.NEEDED, 5: FloatReason.PARTNER_FLOATED,
+                       4: FloatReason.NEEDED, 6: FloatReason.PARTNER_FLOATED}
 
 
 def test_issue16_item3_bye_player_is_not_in_the_group() -> None:

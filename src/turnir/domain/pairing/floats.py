@@ -9,8 +9,10 @@ before the round and its pairs) and need no storage:
 - ``ALL_MET``: he has already met every other player on his points paired this round;
 - ``ODD_GROUP``: his points group (the players on his points paired this round) is odd, so
   someone of it has to float;
-- ``NEEDED``: none of these; the best pairing (P-3) needs it, because the players on his
-  points he has not met are paired with each other or with floaters from other groups.
+- ``PARTNER_FLOATED``: none of these, and he floats up: he is the partner of a player who
+  floats down to his points;
+- ``NEEDED``: none of these, and he floats down: the best pairing (P-3) needs it, because the
+  players on his points he has not met are paired with each other or with other floaters.
 
 "The players on his points paired this round" leaves out the bye player (S-5).
 """
@@ -31,6 +33,7 @@ class FloatReason(Enum):
     ALONE = "alone"
     ALL_MET = "all_met"
     ODD_GROUP = "odd_group"
+    PARTNER_FLOATED = "partner_floated"
     NEEDED = "needed"
 
 
@@ -79,12 +82,13 @@ def explain_floats(
         for player, other in ((high, low), (low, high)):
             members = group[player.points]
             floats.append(Float(player.player, other.player, player.points, other.points,
-                                _reason(player, members, by_id), len(members)))
+                                _reason(player, members, by_id, down=player is high),
+                                len(members)))
     return tuple(floats)
 
 
 def _reason(player: SwissEntrant, members: set[PlayerId],
-            by_id: dict[PlayerId, SwissEntrant]) -> FloatReason:
+            by_id: dict[PlayerId, SwissEntrant], *, down: bool) -> FloatReason:
     others = members - {player.player}
     if not others:
         return FloatReason.ALONE
@@ -92,4 +96,4 @@ def _reason(player: SwissEntrant, members: set[PlayerId],
         return FloatReason.ALL_MET
     if len(members) % 2:
         return FloatReason.ODD_GROUP
-    return FloatReason.NEEDED
+    return FloatReason.NEEDED if down else FloatReason.PARTNER_FLOATED
