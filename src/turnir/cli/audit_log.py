@@ -12,7 +12,7 @@ import typer
 
 from turnir.cli.db_common import console, database, fail, guarded, tournament_id
 from turnir.cli.output import write
-from turnir.services.audit import Anchor, ChainReport, Problem, Verification, verify_log
+from turnir.services.audit import Anchor, ChainReport, Problem, Verification, brief, verify_log
 from turnir.services.queries import audit_log
 
 VERIFY = "verify"
@@ -64,18 +64,9 @@ def show(tournament: str, *, action: str | None, limit: int | None, as_json: boo
         return
     console.print(f"Audit log of tournament #{tid} (times in UTC)", highlight=False)
     for e in entries:
+        before, after = brief(e.before, limit=100) or "—", brief(e.after, limit=100) or "—"
         _say(f"#{e.id} {e.at:%Y-%m-%d %H:%M:%S} {e.actor}: {e.action} {e.entity} "
-             f"{e.entity_id}: {_brief(e.before) or '—'} → {_brief(e.after) or '—'}")
-
-
-def _brief(data: dict[str, object] | None) -> str:
-    if data is None:
-        return ""
-    result = data.get("result")
-    if isinstance(result, dict) and "score" in result:
-        return f"{result['score']} (v{data.get('version', '?')})"
-    text = json.dumps(data, ensure_ascii=False)
-    return text if len(text) <= 100 else text[:99] + "…"
+             f"{e.entity_id}: {before} → {after}")
 
 
 def _say(text: str) -> None:

@@ -23,6 +23,7 @@ sees the rest (``docs/security.md``).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -335,3 +336,15 @@ def log_page(db: Database, tournament_id: int, *, limit: int = 100) -> LogPage:
         recent = audit.recent_entries(conn, tournament_id, limit)
         report = verify_chain(conn, tournament_id)
     return LogPage(tuple(recent), report)
+
+
+def brief(data: Mapping[str, Any] | None, *, limit: int = 120) -> str:
+    """An entry's before or after, short (the log page and ``turnir log``): a result as its
+    score and version, anything else as JSON cut at ``limit`` characters."""
+    if data is None:
+        return ""
+    result = data.get("result")
+    if isinstance(result, dict) and "score" in result:
+        return f"{result['score']} (v{data.get('version', '?')})"
+    text = json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= limit else text[:limit - 1] + "…"

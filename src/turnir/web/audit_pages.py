@@ -4,15 +4,14 @@ stored pairings and results) or the first entry that does not match."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
-from turnir.services.audit import log_page
+from turnir.services.audit import brief, log_page
 from turnir.services.tournaments import find_tournament
 from turnir.storage.audit import AuditEntry
 from turnir.web.deps import HeadDep, StateDep, TournamentPath, render
@@ -33,17 +32,6 @@ class LogLine:
     what: str
     before: str
     after: str
-
-
-def brief(data: dict[str, Any] | None) -> str:
-    """An entry's before or after, short: a result as its score, anything else as JSON."""
-    if data is None:
-        return ""
-    result = data.get("result")
-    if isinstance(result, dict) and "score" in result:
-        return f"{result['score']} (v{data.get('version', '?')})"
-    text = json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
-    return text if len(text) <= 120 else text[:119] + "…"
 
 
 def _line(entry: AuditEntry) -> LogLine:
