@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
 
 from turnir.services.accounts import find_account
@@ -70,5 +71,45 @@ def test_a_release_0005_database_keeps_working_after_the_upgrade(tmp_path: Path)
                       actor="test")
         verification = verify_log(db, running.id)
         assert verification.ok, verification.first
+    finally:
+        db.close()
+
+
+def test_item8_names_stored_in_nfd_or_with_invisible_characters_are_rekeyed(
+        tmp_path: Path) -> None:
+    """Migration 0011: a name kept before item 8 in NFD, or with a zero-width space, is found
+    by today's spelling and a look-alike registration is refused; a pair of look-alikes in
+    one tournament stays apart."""
+    import sqlite3
+
+    from turnir.errors import UserError
+    from turnir.services.players import late_entry
+    from turnir.storage.repositories import entry_by_name
+
+    copy = tmp_path / "turnir.db"
+    shutil.copy(RELEASE_0005, copy)
+    nfd = "Андрей Иванович Кайзер".replace("й", "и\u0306")
+    with sqlite3.connect(copy) as raw:  # as the release before stored them
+        tid = raw.execute("SELECT id FROM tournaments WHERE status = 'running'").fetchone()[0]
+        top = raw.execute("SELECT max(number) FROM entries WHERE tournament_id = ?",
+                          (tid,)).fetchone()[0]
+        for offset, name in enumerate((nfd, "Анна Кото\u200bва", "Анна Котова"), start=1):
+            raw.execute("INSERT INTO entries (tournament_id, number, name, name_key, city, "
+                        "club, joined_round, checked_in, version) "
+                        "VALUES (?, ?, ?, ?, '', '', 1, 0, 1)",
+                        (tid, top + offset, name, " ".join(name.split()).casefold()))
+    db = Database.open(f"sqlite:///{copy}", migrate=False)
+    try:
+        upgrade(db)
+        with db.read() as conn:
+            found = entry_by_name(conn, tid, "Андрей Иванович Кайзер")
+            assert found is not None and found["name"] == "Андрей Иванович Кайзер"
+            both = {entry_by_name(conn, tid, "Анна Котова")["number"]}  # type: ignore[index]
+            assert both == {top + 3}
+            kept = conn.execute(select(func.count()).select_from(audit_log)).scalar_one()
+            assert kept == 55
+        with pytest.raises(UserError) as refused:
+            late_entry(db, tid, name="андрей иванович кайзер", actor="test")
+        assert refused.value.code == "duplicate_player", refused.value
     finally:
         db.close()
