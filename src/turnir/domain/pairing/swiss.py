@@ -268,13 +268,19 @@ def _solve_global(event: Event, rng: random.Random, *, rematch_edges: bool) -> _
     """One exact matching over all pairs: levels (a) rematch, (b) bye eligibility and bye
     points, (c) one per difference, (d) one per down-floater's score, then the lot."""
     points, n = event.points, len(event.points)
-    differences = sorted({abs(a - b) for a in event.group_points for b in event.group_points}
-                         - {0}, reverse=True)
+    sizes = dict(zip(event.group_points, map(len, event.groups), strict=True))
+    joined: dict[int, set[int]] = {}  # the scores a difference can join
+    for a in event.group_points:
+        for b in event.group_points:
+            if a > b:
+                joined.setdefault(a - b, set()).update((a, b))
+    differences = sorted(joined, reverse=True)
     diff_level = {d: 3 + k for k, d in enumerate(differences)}
     float_level = {p: 3 + len(differences) + k for k, p in enumerate(event.group_points)}
     rank = {p: k for k, p in enumerate(reversed(event.group_points))}
     pairs = (n + 1) // 2
-    caps = [pairs, 1, len(rank)] + [pairs] * len(differences)
+    caps = [pairs, 1, len(rank)]
+    caps += [min(pairs, sum(sizes[p] for p in joined[d]) // 2) for d in differences]
     caps += [min(pairs, len(members)) for members in event.groups]
     edges: list[LexEdge] = []
     cache: dict[tuple[bool, int, int], tuple[tuple[int, int], ...]] = {}
