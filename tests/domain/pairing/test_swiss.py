@@ -592,7 +592,7 @@ def reduction_of(entrants: Sequence[SwissEntrant], seed: int = 0) -> tuple[objec
     found = []
     for segment in blocks.segments(event, walls):
         for bound in blocks.segment_bounds(event, segment, bye_group):
-            parts = blocks.segment_blocks(event, walls, segment, bye_group, bound, rng)
+            parts = list(blocks.segment_blocks(event, walls, segment, bye_group, bound, rng))
             if swiss._solve_blocks(parts) is not None:
                 found += parts
                 break

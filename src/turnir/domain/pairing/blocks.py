@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -271,8 +271,10 @@ def _clique(event: Event, players: Sequence[int]) -> int:
 
 
 def segment_blocks(event: Event, walls: dict[int, Wall], segment: Segment,
-                   bye_group: int | None, bound: int | None, rng: random.Random) -> list[Block]:
-    """The blocks of one segment for a bound: its walls' reps towards it, cut at safe cuts."""
+                   bye_group: int | None, bound: int | None,
+                   rng: random.Random) -> Iterator[Block]:
+    """The blocks of one segment for a bound: its walls' reps towards it, cut at safe cuts;
+    each block is built when asked for (a solver stops at the first one without a pairing)."""
     players = segment.players(event)
     near = _near_degrees(event, players, bound)
     if segment.lower is not None:
@@ -283,10 +285,10 @@ def segment_blocks(event: Event, walls: dict[int, Wall], segment: Segment,
                 bound, rng)
     nodes = _segment_nodes(event, walls, segment, bye_group, rng)
     if not nodes:
-        return []
+        return
     raw = _segment_edges(event, walls, nodes, bye_group, bound, near)
-    return [_block(event, part_nodes, part_edges, rng)
-            for part_nodes, part_edges in _split(event, nodes, raw, bye_group)]
+    for part_nodes, part_edges in _split(event, nodes, raw, bye_group):
+        yield _block(event, part_nodes, part_edges, rng)
 
 
 def segment_bounds(event: Event, segment: Segment, bye_group: int | None) -> list[int | None]:

@@ -112,7 +112,7 @@ events stay blocks of a few hundred players.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -246,7 +246,7 @@ def _solve_reduced(event: Event, rng: random.Random) -> _Solved:
     return pairs, bye_player if bye_player is not None else bye
 
 
-def _solve_blocks(blocks: Sequence[Block]) -> _Solved | None:
+def _solve_blocks(blocks: Iterable[Block]) -> _Solved | None:
     pairs: list[tuple[int, int]] = []
     bye: int | None = None
     for block in blocks:
