@@ -312,7 +312,7 @@ def segment_bounds(event: Event, segment: Segment, bye_group: int | None) -> lis
     bounds: list[int | None] = []
     while bound < spread:
         bounds.append(bound)
-        bound = max(2 * bound, bound + step)
+        bound = max(bound + bound // 2, bound + step)
     bounds.append(None)
     return bounds
 

@@ -23,10 +23,11 @@ opponents anyone met among the entrants and ``N`` the number of entrants.
   the bye vertex when ``B`` is in it, cut further at *safe cuts* (F4). Its edges are the pairs
   that F1 and F2 allow and that are no rematch, plus *virtual* edges of cost 0 between the reps
   of one wall side ("both stay in the wall"). Each segment is solved on its own: a bound ``D``
-  on its differences (F2) is tried from a lower bound upwards, doubling, the last time none;
-  the first bound for which all its blocks have a perfect matching gives its pairs. Then each
-  wall's members not paired across are paired among themselves by lot without a rematch
-  (``pair_without_rematches``); when ``B`` is a wall its bye player is drawn by lot first.
+  on its differences (F2) is tried from a lower bound upwards (by half each time, at least the
+  smallest gap between scores), the last time none; the first bound for which all its blocks
+  have a perfect matching gives its pairs. Then each wall's members not paired across are
+  paired among themselves by lot without a rematch (``pair_without_rematches``); when ``B`` is
+  a wall its bye player is drawn by lot first.
 
 **Proof** (for ``N ≥ 2R + 3``). Notation: ``p(x)`` points, ``I(u, v)`` the entrants with points
 strictly between ``p(u)`` and ``p(v)``, ``n_g`` and ``R_g`` the size of a group and the most
