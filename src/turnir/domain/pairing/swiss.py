@@ -58,9 +58,10 @@ a longer pair is not optimal; in particular no pair jumps over a group of ``2R +
 *F2, the bound.* A pairing without rematches with its bye in ``B`` and largest difference
 ``D'`` shows that every optimum has all differences ``≤ D'`` ((a), (b) equal, (c) no worse).
 This holds segment by segment: if the blocks of a segment for a bound ``D`` have perfect
-matchings, they (with the walls' other members paired inside, below) replace the optimum's
-pairs of that segment and give a pairing again, so the optimum's pairs there are no worse and
-have differences ``≤ D``; else a larger bound is tried, at last none.
+matchings, they (with the walls' other members paired inside, below; a wall member that the
+optimum uses on the other side is swapped by (F)) replace the optimum's pairs of that segment
+and give a pairing again, so the optimum's pairs there are no worse and have differences
+``≤ D``; else a larger bound is tried, at last none.
 
 *W1, walls.* A group is a wall if ``n ≥ 4R + max(2 R_g, M_g) + 3`` (plus a margin), ``n``
 without the bye player and ``M_g ≤ R`` the most of its members one other player met. In an
