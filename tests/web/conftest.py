@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import re
 import shutil
+import threading
+import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -110,12 +113,27 @@ class LiveServer:
     db: Database
 
 
+@contextmanager
+def running(server: Any) -> Iterator[None]:
+    """A ``uvicorn.Server`` running in a thread for the block: started (20 s at most), then
+    stopped and joined."""
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
 @pytest.fixture
 def live_server(web_db: Database) -> Iterator[LiveServer]:
     """The app served by uvicorn on a free loopback port, in a thread."""
     import socket
-    import threading
-    import time
 
     import uvicorn
 
@@ -126,15 +144,8 @@ def live_server(web_db: Database) -> Iterator[LiveServer]:
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level="warning", lifespan="on",
                                            proxy_headers=False))  # as `turnir serve`
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield LiveServer(f"http://127.0.0.1:{port}", web_db)
-    server.should_exit = True
-    thread.join(timeout=10)
+    with running(server):
+        yield LiveServer(f"http://127.0.0.1:{port}", web_db)
 
 
 @pytest.fixture(scope="session")

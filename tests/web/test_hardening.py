@@ -11,7 +11,6 @@ import json
 import re
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -26,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import Message, Receive, Scope, Send
 
-from tests.web.conftest import PASSWORD, add_account, csrf_of, settings_for
+from tests.web.conftest import PASSWORD, add_account, csrf_of, running, settings_for
 from turnir.services.accounts import AccountRole
 from turnir.services.tournaments import create_tournament
 from turnir.storage.database import Database
@@ -239,17 +238,8 @@ def served(app: FastAPI) -> Iterator[str]:
         port = s.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level="warning", proxy_headers=False))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    try:
+    with running(server):
         yield f"127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def _raw_request(address: str, head: bytes, chunks: Iterator[bytes]) -> bytes:

@@ -5,8 +5,6 @@ counts, and a forged ``X-Forwarded-For`` from a loopback client is not believed 
 from __future__ import annotations
 
 import socket
-import threading
-import time
 from typing import Any
 
 import httpx
@@ -15,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from typer.testing import CliRunner
 
-from tests.web.conftest import PASSWORD, add_account, settings_for
+from tests.web.conftest import PASSWORD, add_account, running, settings_for
 from turnir.cli.main import app as cli
 from turnir.services.accounts import AccountRole
 from turnir.storage.database import Database
@@ -61,22 +59,12 @@ def test_item12_forged_forwarded_for_from_loopback_is_not_trusted_by_default(
     def run(app: Any, **options: Any) -> None:
         """uvicorn exactly as ``turnir serve`` asks for it, serving for the attempts."""
         server = uvicorn.Server(uvicorn.Config(app, **options))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 20
-        while not server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-        try:
-            with httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
-                for i in range(7):  # every attempt claims another client address
-                    codes.append(http.post(
-                        "/api/v1/session", json={"login": "org", "password": "wrong password"},
-                        headers={"x-forwarded-for": f"203.0.113.{i}",
-                                 "x-real-ip": f"203.0.113.{i}"}).status_code)
-        finally:
-            server.should_exit = True
-            thread.join(timeout=10)
+        with running(server), httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
+            for i in range(7):  # every attempt claims another client address
+                codes.append(http.post(
+                    "/api/v1/session", json={"login": "org", "password": "wrong password"},
+                    headers={"x-forwarded-for": f"203.0.113.{i}",
+                             "x-real-ip": f"203.0.113.{i}"}).status_code)
 
     monkeypatch.setattr(uvicorn, "run", run)
     monkeypatch.setenv("TURNIR_DATABASE_URL", database_url)
