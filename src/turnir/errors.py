@@ -3,9 +3,23 @@
 ``UserError`` is a mistake a person made (bad input, an action not allowed now): the CLI prints
 its message and exits 2, the web shows it, the API answers 4xx. ``InvariantError`` is a bug: an
 internal rule was broken and nothing should be stored.
+
+Messages are translated (``turnir.i18n``): the first argument is an English template, a
+literal string with ``{name}`` fields, and the values come as keyword arguments::
+
+    raise NotFoundError("round {round} has no table {table}", code="unknown_table",
+                        round=number, table=table)
+
+A value that is itself a word to translate (a field's name, a role) is a ``Term``:
+``field=Term("actor's name")``. The template is the message id of the ``errors`` catalogue
+(Russian and English); ``message`` (and ``str(error)``) is the English text,
+``translated(gettext)`` the text in the reader's language. ``tests/test_error_catalogue.py``
+fails when a template is not a literal or has no entry in either catalogue.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 
 class UserError(ValueError):
@@ -13,11 +27,36 @@ class UserError(ValueError):
 
     code: str = "user_error"
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, *, code: str | None = None, **params: object) -> None:
+        self.template = message
+        self.params = params
+        self.message = _fill(message, params) if params else message
+        super().__init__(self.message)
         if code is not None:
             self.code = code
+
+    def translated(self, gettext: Callable[[str], str]) -> str:
+        """The message in the language of ``gettext`` (the English text when the translation
+        does not fit the template's fields)."""
+        text = gettext(self.template)
+        if not self.params:
+            return text
+        params = {key: gettext(value) if isinstance(value, Term) else value
+                  for key, value in self.params.items()}
+        try:
+            return _fill(text, params)
+        except (KeyError, IndexError, ValueError):
+            return self.message
+
+
+class Term(str):
+    """A word inside a message that is translated with it (a message id of its own)."""
+
+    __slots__ = ()
+
+
+def _fill(template: str, params: dict[str, object]) -> str:
+    return template.format(**params)
 
 
 class NotFoundError(UserError):

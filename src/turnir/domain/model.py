@@ -34,6 +34,73 @@ class Stage(StrEnum):
     TOP = "top"
 
 
+class TournamentFormat(StrEnum):
+    """The kind of event (001, 004)."""
+
+    SWISS = "swiss"
+    DRAFT = "draft"
+    CONSTRUCTED = "constructed"
+
+
+class Status(StrEnum):
+    """Where a stored tournament is: before round 1, running, or closed by the organizer."""
+
+    REGISTRATION = "registration"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+class RulesLevel(StrEnum):
+    """The rules level of a tournament (J-7); members compare Amateur < Professional < Highest."""
+
+    AMATEUR = "amateur"
+    """Любительский уровень: the guide is a recommendation; the head judge may play (J-8)."""
+    PROFESSIONAL = "professional"
+    """Профессиональный уровень: the guide is binding; deviations need the head judge (J-7)."""
+    HIGHEST = "highest"
+    """Высший уровень: as Professional."""
+
+    @property
+    def rank(self) -> int:
+        return _LEVELS.index(self)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, RulesLevel):
+            return NotImplemented
+        return self.rank < other.rank
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, RulesLevel):
+            return NotImplemented
+        return self.rank <= other.rank
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, RulesLevel):
+            return NotImplemented
+        return self.rank > other.rank
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, RulesLevel):
+            return NotImplemented
+        return self.rank >= other.rank
+
+    @property
+    def guide_binding(self) -> bool:
+        """The penalty guide is binding from Professional up (J-7)."""
+        return self >= RulesLevel.PROFESSIONAL
+
+
+_LEVELS: tuple[RulesLevel, ...] = tuple(RulesLevel)
+
+
+class StaffRole(StrEnum):
+    """A person's role on a tournament's staff (J-8): what they may do in that tournament."""
+
+    ORGANIZER = "organizer"
+    HEAD_JUDGE = "head_judge"
+    FLOOR_JUDGE = "floor_judge"
+
+
 class PairingKind(StrEnum):
     """What a line of a round is."""
 

@@ -7,15 +7,17 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import Connection, RowMapping, func, select
 
+from turnir.domain.model import RulesLevel as RulesLevel
 from turnir.domain.model import Settings
+from turnir.domain.model import Status as Status
+from turnir.domain.model import TournamentFormat as TournamentFormat
 from turnir.domain.text import NAME_LEN, clean_name
 from turnir.errors import ConflictError, UserError
-from turnir.storage.database import Database
+from turnir.storage.database import Database, Tx
 from turnir.storage.mappers import settings_from_row, tournament_row
 from turnir.storage.repositories import Change, bump_version
 from turnir.storage.tables import entries, rounds, tournaments
@@ -23,30 +25,6 @@ from turnir.storage.tables import entries, rounds, tournaments
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-class TournamentFormat(StrEnum):
-    """The kind of event (001, 004)."""
-
-    SWISS = "swiss"
-    DRAFT = "draft"
-    CONSTRUCTED = "constructed"
-
-
-class RulesLevel(StrEnum):
-    """Rules levels (J-7)."""
-
-    AMATEUR = "amateur"
-    PROFESSIONAL = "professional"
-    HIGHEST = "highest"
-
-
-class Status(StrEnum):
-    """Where a stored tournament is: before round 1, running, or closed by the organizer."""
-
-    REGISTRATION = "registration"
-    RUNNING = "running"
-    FINISHED = "finished"
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +83,13 @@ def changing(db: Database, tournament_id: int | None, actor: str) -> Iterator[Ch
     who = check_actor(actor)
     with db.write(lock=tournament_id) as conn:
         yield Change(conn=conn, actor=who, at=utc_now(), locked=tournament_id)
+
+
+@contextmanager
+def reading(db: Database) -> Iterator[Tx]:
+    """One use case's read transaction: one consistent snapshot, never blocking writers."""
+    with db.read() as tx:
+        yield tx
 
 
 def refuse_when_finished(row: Mapping[Any, Any]) -> None:

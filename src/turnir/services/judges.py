@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import StrEnum
 
 from sqlalchemy import Connection, RowMapping
 
+from turnir.domain.model import StaffRole
 from turnir.domain.text import LOGIN_LEN, NAME_LEN, BadTextError, clean_login, clean_name
 from turnir.errors import ForbiddenError, NotFoundError, UserError
 from turnir.services.common import changing, touch_tournament
@@ -32,11 +32,7 @@ from turnir.storage.database import Database
 from turnir.storage.mappers import name_key, tournament_row
 from turnir.storage.repositories import Change, person_for
 
-
-class JudgeRole(StrEnum):
-    ORGANIZER = "organizer"
-    HEAD_JUDGE = "head_judge"
-    FLOOR_JUDGE = "floor_judge"
+JudgeRole = StaffRole
 
 
 ORGANIZER_ONLY = frozenset({JudgeRole.ORGANIZER})

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from sqlalchemy import select
 
 from turnir.domain.penalties import Penalty, RulesLevel, Text, disqualification_effects
+from turnir.domain.penalties.ladder import level_name
 from turnir.domain.standings import PenaltyCounts
 from turnir.services.game_rulings import GameRulingView, rulings_in
 from turnir.services.judges import JudgeRole
@@ -184,7 +185,7 @@ def render_penalty_report(report: PenaltyReport, *, lang: Language = "ru") -> st
     """The penalties section as Markdown (``lang``: ``ru`` or ``en``)."""
     lines = [f"## {_w('title', lang)}: {report.tournament}", ""]
     official = _w("yes" if report.official else "no", lang)
-    lines.append(f"- {_w('level', lang)}: {_t(report.rules_level.name_text, lang)}; "
+    lines.append(f"- {_w('level', lang)}: {_t(level_name(report.rules_level), lang)}; "
                  f"{_w('official', lang)}: {official}")
     lines.append(f"- {_w('head', lang)}: {report.head_judge or '—'}")
     others = [n for n, r in report.judges if r == JudgeRole.FLOOR_JUDGE.value]

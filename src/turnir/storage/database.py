@@ -33,6 +33,10 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from turnir.errors import ConflictError, NotFoundError, UserError
 
+Tx = Connection
+"""An open transaction, as services hold it: they pass it to the repositories
+(``turnir.storage.*``), which alone run statements on it (issue 11)."""
+
 ENV_URL = "TURNIR_DATABASE_URL"
 BUSY_TIMEOUT_S = 30.0
 """How long a writer waits for another one on SQLite before giving up."""

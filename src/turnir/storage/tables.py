@@ -38,6 +38,16 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from turnir.domain.model import (
+    PairingKind,
+    RulesLevel,
+    StaffRole,
+    Stage,
+    Status,
+    TournamentFormat,
+)
+from turnir.domain.results import MatchEnding, MatchOutcome
+
 NAMING = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -49,14 +59,15 @@ NAMING = {
 BigId = BigInteger().with_variant(Integer(), "sqlite")
 """A 64-bit key; SQLite autoincrements only ``INTEGER PRIMARY KEY``."""
 
-FORMATS = ("swiss", "draft", "constructed")
-RULES_LEVELS = ("amateur", "professional", "highest")
-STATUSES = ("registration", "running", "finished")
-STAGES = ("swiss", "top")
-PAIRING_KINDS = ("match", "bye", "privilege_bye")
-OUTCOMES = ("a_wins", "b_wins", "draw", "double_loss")
-ENDINGS = ("played", "intentional_draw", "concession", "penalty", "no_show")
-JUDGE_ROLES = ("organizer", "head_judge", "floor_judge")
+# The check constraints spell each enum of the domain from the enum itself (issue 11).
+FORMATS = tuple(str(v) for v in TournamentFormat)
+RULES_LEVELS = tuple(str(v) for v in RulesLevel)
+STATUSES = tuple(str(v) for v in Status)
+STAGES = tuple(str(v) for v in Stage)
+PAIRING_KINDS = tuple(str(v) for v in PairingKind)
+OUTCOMES = tuple(str(v) for v in MatchOutcome)
+ENDINGS = tuple(str(v) for v in MatchEnding)
+JUDGE_ROLES = tuple(str(v) for v in StaffRole)
 
 
 def _one_of(column: str, values: tuple[str, ...]) -> str:

@@ -23,7 +23,7 @@ from turnir.domain.model import PlayerId
 from turnir.domain.penalties.catalogue import Infraction
 from turnir.domain.penalties.escalation import escalate
 from turnir.domain.penalties.judging import check_may_suspend
-from turnir.domain.penalties.ladder import NO_TEXT, Penalty, RulesLevel, Text
+from turnir.domain.penalties.ladder import NO_TEXT, Penalty, RulesLevel, Text, level_name
 from turnir.domain.penalties.records import GivenAt, Judge, Moment, PenaltyRecord
 from turnir.errors import InvariantError, UserError
 
@@ -60,7 +60,7 @@ def give_penalty(
     confirmed = confirmed_by_head_judge or (deviation and judge.is_head)
     if deviation and level.guide_binding and not confirmed:
         raise UserError(
-            f"at {level.name_text.en} level the guide prescribes {guide.penalty.name_text.en} "
+            f"at {level_name(level).en} level the guide prescribes {guide.penalty.name_text.en} "
             f"here; giving {given.name_text.en} instead needs the head judge's confirmation (J-7)",
             code="deviation_unconfirmed",
         )

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from turnir.domain.model import PlayerId
 from turnir.domain.penalties.catalogue import ACCUMULATION, Catalogue, Infraction
-from turnir.domain.penalties.ladder import ESCALATION_CAP, Penalty, RulesLevel, Text
+from turnir.domain.penalties.ladder import ESCALATION_CAP, Penalty, RulesLevel, Text, level_name
 from turnir.domain.penalties.records import GivenAt, PenaltyRecord
 
 ADDS_UP: tuple[Penalty, ...] = (
@@ -102,9 +102,9 @@ def escalate(
     if not earlier:
         text = Text(
             f"{infraction.name.ru}: {default.name_text.ru} (рекомендация Уложения, "
-            f"{level.name_text.ru} уровень)",
+            f"{level_name(level).ru} уровень)",
             f"{infraction.name.en}: {default.name_text.en} (the guide's default at "
-            f"{level.name_text.en} level)",
+            f"{level_name(level).en} level)",
         )
         return Escalation(default, default, 1, None, text)
     previous = max(earlier)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NewType
 
-from turnir.domain.penalties.ladder import Penalty, RulesLevel, Text
+from turnir.domain.penalties.ladder import Penalty, RulesLevel, Text, level_name
 from turnir.domain.penalties.records import Judge, PenaltyRecord, PenaltyStatus
 from turnir.errors import InvariantError, UserError
 
@@ -137,7 +137,7 @@ def check_head_judge_may_play(*, level: RulesLevel, participants: int) -> None:
     if level is not RulesLevel.AMATEUR:
         raise UserError(
             f"the head judge may play only at Amateur level; this tournament is "
-            f"{level.name_text.en} (J-8)",
+            f"{level_name(level).en} (J-8)",
             code="head_judge_may_not_play",
         )
     if participants >= HEAD_JUDGE_PLAYER_LIMIT:

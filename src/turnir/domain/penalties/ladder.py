@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from turnir.domain.model import RulesLevel as RulesLevel
+
 
 @dataclass(frozen=True, slots=True)
 class Text:
@@ -175,56 +177,16 @@ def effects(penalty: Penalty) -> tuple[Penalty, ...]:
     return (penalty, *attached(penalty))
 
 
-class RulesLevel(Enum):
-    """The rules level of a tournament (J-7); members compare Amateur < Professional < Highest."""
-
-    AMATEUR = "amateur"
-    """Любительский уровень: the guide is a recommendation; the head judge may play (J-8)."""
-    PROFESSIONAL = "professional"
-    """Профессиональный уровень: the guide is binding; deviations need the head judge (J-7)."""
-    HIGHEST = "highest"
-    """Высший уровень: as Professional."""
-
-    @property
-    def rank(self) -> int:
-        return _LEVELS.index(self)
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, RulesLevel):
-            return NotImplemented
-        return self.rank < other.rank
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, RulesLevel):
-            return NotImplemented
-        return self.rank <= other.rank
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, RulesLevel):
-            return NotImplemented
-        return self.rank > other.rank
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, RulesLevel):
-            return NotImplemented
-        return self.rank >= other.rank
-
-    @property
-    def guide_binding(self) -> bool:
-        """The penalty guide is binding from Professional up (J-7)."""
-        return self >= RulesLevel.PROFESSIONAL
-
-    @property
-    def name_text(self) -> Text:
-        return _LEVEL_NAMES[self]
-
-
-_LEVELS: tuple[RulesLevel, ...] = tuple(RulesLevel)
 _LEVEL_NAMES = {
     RulesLevel.AMATEUR: Text("любительский", "Amateur"),
     RulesLevel.PROFESSIONAL: Text("профессиональный", "Professional"),
     RulesLevel.HIGHEST: Text("высший", "Highest"),
 }
+
+
+def level_name(level: RulesLevel) -> Text:
+    """The rules level's name in Russian and English (J-7)."""
+    return _LEVEL_NAMES[level]
 
 
 @dataclass(frozen=True, slots=True)
