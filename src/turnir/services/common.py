@@ -17,7 +17,8 @@ from turnir.domain.model import Status as Status
 from turnir.domain.model import TournamentFormat as TournamentFormat
 from turnir.domain.text import NAME_LEN, clean_name
 from turnir.errors import ConflictError, UserError
-from turnir.storage.database import Database, Tx
+from turnir.storage.database import Database as Database
+from turnir.storage.database import Tx as Tx
 from turnir.storage.mappers import settings_from_row, tournament_row
 from turnir.storage.repositories import Change, bump_version
 from turnir.storage.tables import entries, rounds, tournaments
