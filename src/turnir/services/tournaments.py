@@ -18,6 +18,7 @@ from turnir.services.common import (
     TournamentInfo,
     changing,
     info_from_row,
+    reading,
     tournament_info,
 )
 from turnir.services.judges import (
@@ -27,9 +28,10 @@ from turnir.services.judges import (
     add_staff_in,
     check_staff,
 )
+from turnir.storage import repositories
 from turnir.storage.database import Database
 from turnir.storage.mappers import load_tournament, settings_columns, tournament_row
-from turnir.storage.repositories import check_version, find_tournament_id
+from turnir.storage.repositories import check_version
 from turnir.storage.tables import tournaments
 
 SEED_LIMIT = 2**63
@@ -78,8 +80,15 @@ def create_tournament(
 
 def find_tournament(db: Database, ref: str | int) -> TournamentInfo:
     """A tournament by number or by its (unique) name."""
-    with db.read() as conn:
-        return tournament_info(conn, find_tournament_id(conn, ref))
+    with reading(db) as tx:
+        return tournament_info(tx, repositories.find_tournament_id(tx, ref))
+
+
+def find_tournament_id(db: Database, ref: str | int) -> int:
+    """The number of a tournament given by number (``12``, ``#12``) or by its (unique) name;
+    ``NotFoundError`` when there is none (for the CLI and the web, which hold no storage)."""
+    with reading(db) as tx:
+        return repositories.find_tournament_id(tx, ref)
 
 
 def list_tournaments(db: Database, *, status: Status | None = None) -> list[TournamentInfo]:
