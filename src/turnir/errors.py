@@ -11,10 +11,12 @@ literal string with ``{name}`` fields, and the values come as keyword arguments:
                         round=number, table=table)
 
 A value that is itself a word to translate (a field's name, a role) is a ``Term``:
-``field=Term("actor's name")``. The template is the message id of the ``errors`` catalogue
-(Russian and English); ``message`` (and ``str(error)``) is the English text,
-``translated(gettext)`` the text in the reader's language. ``tests/test_error_catalogue.py``
-fails when a template is not a literal or has no entry in either catalogue.
+``field=Term("actor's name")``; an error inside another one's message is passed as itself:
+``UserError("{name}: {reason}", code=error.code, name=name, reason=error)``. The template is
+the message id of the ``errors`` catalogue (Russian and English); ``message`` (and ``str()``)
+is the English text, ``translated(gettext)`` the text in the reader's language.
+``tests/test_error_catalogue.py`` fails when a template is not a literal or has no entry in
+either catalogue.
 """
 
 from __future__ import annotations
@@ -41,12 +43,19 @@ class UserError(ValueError):
         text = gettext(self.template)
         if not self.params:
             return text
-        params = {key: gettext(value) if isinstance(value, Term) else value
-                  for key, value in self.params.items()}
+        params = {key: _translated(value, gettext) for key, value in self.params.items()}
         try:
             return _fill(text, params)
         except (KeyError, IndexError, ValueError):
             return self.message
+
+
+def _translated(value: object, gettext: Callable[[str], str]) -> object:
+    if isinstance(value, Term):
+        return gettext(value)
+    if isinstance(value, UserError):
+        return value.translated(gettext)
+    return value
 
 
 class Term(str):
