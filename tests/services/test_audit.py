@@ -80,3 +80,21 @@ def test_every_change_leaves_one_record(db: Database) -> None:
     assert [e.entity_id for e in audit_log(db, tid, entity="pairing")] == ["1.1", "1.1", "1.2"]
     assert len(audit_log(db, tid, limit=3)) == 3
     assert audit_log(db, tid, since_id=log[-2].id) == [log[-1]]
+
+
+def test_the_change_stamp_moves_with_every_change_only(db: Database) -> None:
+    from turnir.services.audit import ChangeStamps, change_stamp
+
+    tid = event(db, 4, rounds=1)
+    stamps = ChangeStamps(db)
+    try:
+        before = change_stamp(db, tid)
+        assert before == stamps.stamp(tid) == audit_log(db, tid)[-1].id
+        check_in(db, tid, "Игрок 01", actor=ORGANIZER)
+        moved = change_stamp(db, tid)
+        assert moved > before and stamps.stamp(tid) == moved
+        check_in(db, tid, "Игрок 01", actor=ORGANIZER)  # already checked in: no change
+        assert change_stamp(db, tid) == stamps.stamp(tid) == moved
+        assert change_stamp(db, tid + 1000) == 0
+    finally:
+        stamps.close()

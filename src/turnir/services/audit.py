@@ -34,6 +34,7 @@ from sqlalchemy import Connection, RowMapping
 
 from turnir.errors import UserError
 from turnir.services.audit_replay import EntryRef, Line, Replay
+from turnir.services.common import reading
 from turnir.storage import audit
 from turnir.storage.audit import SERVER_CHAIN, AuditEntry, chain_of
 from turnir.storage.database import Database
@@ -316,6 +317,33 @@ def compare_pairings(replay: Replay, round_numbers: Iterable[int], rows: Iterabl
                      for _, row in kept[len(logged):]]
     problems.sort(key=lambda p: (p.entry is None, p.entry.seq if p.entry else 0))
     return problems
+
+
+# ----- the change stamp ----------------------------------------------------------------------
+
+
+def change_stamp(db: Database, tournament_id: int) -> int:
+    """The tournament's change stamp: the id of its newest audit entry (0 when it has none).
+    Every change to a tournament appends to its log, so a page rendered at a stamp is still
+    right while the stamp stays (the web's page cache). Blocking: call it off the event loop."""
+    with reading(db) as tx:
+        return audit.change_stamp(tx, tournament_id)
+
+
+class ChangeStamps:
+    """``change_stamp`` for a long-lived reader (the web's page cache): on an SQLite file one
+    read-only connection of its own answers in microseconds, elsewhere a read transaction."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._reader = audit.StampReader(db)
+
+    def stamp(self, tournament_id: int) -> int:
+        found = self._reader.stamp(tournament_id)
+        return change_stamp(self.db, tournament_id) if found is None else found
+
+    def close(self) -> None:
+        self._reader.close()
 
 
 # ----- the log page --------------------------------------------------------------------------

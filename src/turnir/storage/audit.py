@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -34,6 +36,7 @@ from typing import Any
 
 from sqlalchemy import Connection, RowMapping, bindparam, func, insert, select
 
+from turnir.storage.database import Database
 from turnir.storage.direct import DirectStatement
 from turnir.storage.tables import audit_log, games, pairings, rounds, tournaments
 
@@ -205,6 +208,48 @@ class Change:
 
 
 # ----- reading -----------------------------------------------------------------------------
+
+
+_STAMP = DirectStatement(
+    select(func.coalesce(func.max(audit_log.c.id), 0))
+    .where(audit_log.c.tournament_id == bindparam("tournament_id"))
+)
+_RAW_STAMP = "SELECT coalesce(max(id), 0) FROM audit_log WHERE tournament_id = ?"
+
+
+def change_stamp(conn: Connection, tournament_id: int) -> int:
+    """The id of the tournament's newest audit entry (0 when it has none): it moves with every
+    change to the tournament, whoever makes it."""
+    row = _STAMP.execute(conn, {"tournament_id": tournament_id}).fetchone()
+    return int(row[0]) if row else 0
+
+
+class StampReader:
+    """Reads tournaments' change stamps; on an SQLite file through one read-only driver
+    connection of its own (a look-up costs microseconds; in WAL mode a statement sees every
+    committed change), elsewhere ``None`` (read them in a transaction: ``change_stamp``)."""
+
+    def __init__(self, db: Database) -> None:
+        self._lock = threading.Lock()
+        self._raw: sqlite3.Connection | None = None
+        database = db.engine.url.database if db.is_sqlite else None
+        if database and database != ":memory:" and not database.startswith("file:"):
+            self._raw = sqlite3.connect(f"file:{database}?mode=ro", uri=True,
+                                        check_same_thread=False, isolation_level=None)
+
+    def stamp(self, tournament_id: int) -> int | None:
+        """The stamp, or ``None`` when this reader has no connection of its own."""
+        if self._raw is None:
+            return None
+        with self._lock:
+            row = self._raw.execute(_RAW_STAMP, (tournament_id,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def close(self) -> None:
+        if self._raw is not None:
+            self._raw.close()
+            self._raw = None
+
 
 
 def last_change(conn: Connection, tournament_id: int, entity: str,
