@@ -32,7 +32,6 @@ from turnir.storage.penalty_rows import (
     infraction_columns,
     judging_settings_of,
     load_catalogue,
-    points_list,
 )
 from turnir.storage.repositories import Change, check_version
 from turnir.storage.tables_penalties import infractions, judging_settings
@@ -142,7 +141,7 @@ def get_judging_settings(db: Database, tournament_id: int) -> JudgingSettings:
 
 def _settings_json(settings: JudgingSettings) -> dict[str, Any]:
     return {"official": settings.official, "technical_margin": settings.technical_margin,
-            "penalty_points": points_list(settings.points), "version": settings.version}
+            "penalty_points": settings.points.as_list(), "version": settings.version}
 
 
 def set_judging_settings(
@@ -173,7 +172,7 @@ def set_judging_settings(
                 before.official, before.technical_margin, before.points):
             return before
         values = {"official": after.official, "technical_margin": after.technical_margin,
-                  "penalty_points": points_list(after.points), "version": after.version}
+                  "penalty_points": after.points.as_list(), "version": after.version}
         _write_settings(conn, tournament_id, before, values)
         touch_tournament(conn, row)
         change.log(tournament_id, "judging.settings", "judging", tournament_id,

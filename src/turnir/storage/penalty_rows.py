@@ -65,12 +65,8 @@ class JudgingSettings:
 
 
 def points_list(points: PenaltyPoints) -> list[int]:
-    """The weights in ladder order, remark first (as stored)."""
-    return [points.of(p) for p in Penalty]
-
-
-def points_from_list(values: Sequence[int]) -> PenaltyPoints:
-    return PenaltyPoints(*values)
+    """The weights in ladder order (``PenaltyPoints.as_list``; kept while the CLI imports it)."""
+    return points.as_list()
 
 
 def default_official(rules_level: str) -> bool:
@@ -85,7 +81,7 @@ def judging_settings_of(conn: Connection, tournament_id: int,
     ).mappings().first()
     if row is not None:
         return JudgingSettings(bool(row["official"]), row["technical_margin"],
-                               points_from_list(row["penalty_points"]), True, row["version"])
+                               PenaltyPoints.from_list(row["penalty_points"]), True, row["version"])
     if rules_level is None:
         rules_level = conn.execute(
             select(tournaments.c.rules_level).where(tournaments.c.id == tournament_id)

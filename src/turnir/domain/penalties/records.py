@@ -21,7 +21,7 @@ Terms (Russian in brackets):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass
 from enum import Enum
 
@@ -216,6 +216,15 @@ class PenaltyPoints:
                 return self.disqualification_without_prizes
             case Penalty.SUSPENSION:
                 return self.suspension
+
+    def as_list(self) -> list[int]:
+        """The weights in ladder order, remark first (as stored, and as the CLI shows them)."""
+        return [self.of(p) for p in Penalty]
+
+    @classmethod
+    def from_list(cls, values: Sequence[int]) -> PenaltyPoints:
+        """The weights from ``as_list``."""
+        return cls(*values)
 
 
 DEFAULT_PENALTY_POINTS = PenaltyPoints()
