@@ -15,7 +15,6 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -44,7 +43,8 @@ from turnir.domain.ratings import (
     hundredths,
     to_rating,
 )
-from turnir.errors import UserError
+from turnir.domain.ratings import exact_text as exact_text  # moved to the domain; kept for now
+from turnir.domain.ratings import parse_exact as parse_exact
 from turnir.storage.direct import DirectStatement
 from turnir.storage.tables import people
 from turnir.storage.tables_ratings import (
@@ -82,47 +82,6 @@ def utc(value: datetime) -> datetime:
 def chunks(values: Sequence[Any], size: int = _CHUNK) -> Iterator[Sequence[Any]]:
     for start in range(0, len(values), size):
         yield values[start:start + size]
-
-
-# ----- exact numbers as text ---------------------------------------------------------------
-
-
-def parse_exact(value: str | int | Fraction | Decimal, what: str) -> Fraction:
-    """An exact positive number: ``1.4``, ``7/5``, ``2``; refused when not positive, above
-    ``MAX_COEFFICIENT``, or longer than its stored text may be (20 characters)."""
-    text = str(value).strip().replace(",", ".")
-    if len(text) > 20 or "e" in text.casefold():  # "1e999999999" would be a huge integer
-        raise UserError(f"{what} must be a number such as 1.4 or 7/5, not {text[:30]!r}",
-                        code="bad_coefficient")
-    try:
-        number = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise UserError(f"{what} must be a number such as 1.4 or 7/5, not {value!r}",
-                        code="bad_coefficient") from None
-    if number <= 0:
-        raise UserError(f"{what} must be positive, not {value}", code="bad_coefficient")
-    if number > MAX_COEFFICIENT or len(exact_text(number)) > 20:
-        raise UserError(f"{what} must be at most {MAX_COEFFICIENT}, written in at most 20 "
-                        f"characters, not {text}", code="bad_coefficient")
-    return number
-
-
-MAX_COEFFICIENT = 100
-"""The largest K a person may give (issue 10 item 5)."""
-
-
-def exact_text(value: Fraction) -> str:
-    """``7/5`` as ``1.4``; a value without a finite decimal form as ``p/q``."""
-    q = value.denominator
-    for prime in (2, 5):
-        while q % prime == 0:
-            q //= prime
-    if q != 1:
-        return f"{value.numerator}/{value.denominator}"
-    digits = 0
-    while (value * 10**digits).denominator != 1:
-        digits += 1
-    return f"{Decimal(value.numerator) / Decimal(value.denominator):.{digits}f}"
 
 
 # ----- settings ----------------------------------------------------------------------------

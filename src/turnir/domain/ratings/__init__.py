@@ -40,6 +40,7 @@ from turnir.domain.ratings.book import (
     replay_changes,
     replay_from,
 )
+from turnir.domain.ratings.exact import MAX_COEFFICIENT, exact_text, parse_exact
 from turnir.domain.ratings.formulas import (
     NEWCOMER_RATING,
     hundredths,
@@ -67,6 +68,7 @@ from turnir.domain.ratings.report import RatingReport
 
 __all__ = [
     "DEFAULT_SETTINGS",
+    "MAX_COEFFICIENT",
     "MIN_PARTICIPANTS",
     "NEWCOMER_RATING",
     "Bound",
@@ -90,7 +92,9 @@ __all__ = [
     "apply_tournament",
     "award_prizes",
     "ended_before",
+    "exact_text",
     "hundredths",
+    "parse_exact",
     "preview",
     "replay",
     "replay_changes",
