@@ -528,7 +528,7 @@ def test_item11_serve_does_not_let_uvicorn_trust_forwarded_headers(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import uvicorn
 
-    from turnir.web.serve import serve
+    from turnir.compose import serve
 
     seen: dict[str, Any] = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: seen.update(options))

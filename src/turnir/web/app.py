@@ -13,7 +13,7 @@ the error handlers and the routes.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -22,14 +22,15 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from turnir.services.accounts import make_hasher
-from turnir.storage.database import Database
+from turnir.services.audit import ChangeStamps
+from turnir.services.common import Database
 from turnir.web import errors
 from turnir.web.accounts_pages import create_accounts_router
 from turnir.web.api import PREFIX as API_PREFIX
 from turnir.web.api import create_api_router
 from turnir.web.audit_pages import create_audit_router
 from turnir.web.auth import create_auth_router
-from turnir.web.cache import PageCache, PublicPages, Stamps
+from turnir.web.cache import PageCache, PublicPages
 from turnir.web.deps import WebState
 from turnir.web.headers import SecurityHeaders
 from turnir.web.i18n import zone
@@ -61,13 +62,11 @@ class TurnirApp(FastAPI):
                                hsts_seconds=self.settings.hsts_seconds)
 
 
-def create_app(settings: WebSettings | None = None, *, db: Database | None = None) -> FastAPI:
-    """The web app on ``settings.database_url`` (or an open ``db``, which the caller closes)."""
-    settings = settings or WebSettings.from_env()
-    owned = db is None
-    database = db if db is not None else Database.open(settings.database_url)
-
-    stamps = Stamps(database)
+def create_app(settings: WebSettings, *, db: Database,
+               on_shutdown: Callable[[], None] | None = None) -> FastAPI:
+    """The web app on the open ``db`` (``turnir.compose.web_app`` opens one); ``on_shutdown``
+    runs when the app stops (the composition root closing the database it opened)."""
+    stamps = ChangeStamps(db)
     cache = PageCache(settings.cache_entries)
 
     @asynccontextmanager
@@ -76,15 +75,15 @@ def create_app(settings: WebSettings | None = None, *, db: Database | None = Non
             yield
         finally:
             stamps.close()
-            if owned:
-                database.close()
+            if on_shutdown is not None:
+                on_shutdown()
 
     app = TurnirApp(title="turnir", version="1", lifespan=lifespan, docs_url=None,
                     redoc_url=None, openapi_url=f"{API_PREFIX}/openapi.json",
                     description="The tournament reporter's REST API (docs/web.md).")
     app.settings = settings
     app.state.web = WebState(
-        settings=settings, db=database,
+        settings=settings, db=db,
         templates=Templates(zone(settings.timezone), {"static_url": "/static"}),
         limiter=login_limits(settings),
         cache=cache, stamps=stamps,

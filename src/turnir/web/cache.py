@@ -1,76 +1,33 @@
 """Cached public pages: rendered once per change of the tournament, not per request.
 
 Every change to a tournament appends to its audit log (``docs/storage.md``), so the newest
-audit id of the tournament is its *stamp*: one indexed look-up per request tells whether a
-cached page is still right, whoever made the change (this process, another worker, the CLI).
-A page is rendered again only when its stamp moved.
+audit id of the tournament is its *stamp* (``turnir.services.audit.change_stamp``): one indexed
+look-up per request tells whether a cached page is still right, whoever made the change (this
+process, another worker, the CLI). A page is rendered again only when its stamp moved.
 
 ``PublicPages`` serves an anonymous visitor's cached page before routing (an ASGI middleware):
-the look-up of the stamp and the bytes, nothing else. On SQLite the stamp is read on a
-read-only connection of its own (in WAL mode a statement sees every committed change).
+the look-up of the stamp (off the event loop: it blocks) and the bytes, nothing else. On SQLite
+the stamp is read on a read-only connection of its own (``services.audit.ChangeStamps``; in WAL
+mode a statement sees every committed change).
 """
 
 from __future__ import annotations
 
 import re
-import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, func, select
+from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from turnir.storage.database import Database
-from turnir.storage.direct import DirectStatement
-from turnir.storage.tables import audit_log
+from turnir.services.audit import ChangeStamps
 from turnir.web.i18n import COOKIE as LANG_COOKIE
 from turnir.web.i18n import negotiate
 from turnir.web.security import SESSION_COOKIE
 
 T = TypeVar("T")
-
-_STAMP = DirectStatement(
-    select(func.coalesce(func.max(audit_log.c.id), 0))
-    .where(audit_log.c.tournament_id == bindparam("tournament_id"))
-)
-
-
-def tournament_stamp(db: Database, tournament_id: int) -> int:
-    """The id of the tournament's newest audit record (0 when it has none)."""
-    with db.read() as conn:
-        row = _STAMP.execute(conn, {"tournament_id": tournament_id}).fetchone()
-    return int(row[0]) if row else 0
-
-
-_RAW_STAMP = ("SELECT coalesce(max(id), 0) FROM audit_log WHERE tournament_id = ?")
-
-
-class Stamps:
-    """Reads tournaments' stamps; on an SQLite file through one read-only driver connection
-    (a look-up costs microseconds), elsewhere through the ``Database``."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        self._lock = threading.Lock()
-        self._raw: sqlite3.Connection | None = None
-        database = db.engine.url.database if db.is_sqlite else None
-        if database and database != ":memory:" and not database.startswith("file:"):
-            self._raw = sqlite3.connect(f"file:{database}?mode=ro", uri=True,
-                                        check_same_thread=False, isolation_level=None)
-
-    def stamp(self, tournament_id: int) -> int:
-        if self._raw is None:
-            return tournament_stamp(self.db, tournament_id)
-        with self._lock:
-            row = self._raw.execute(_RAW_STAMP, (tournament_id,)).fetchone()
-        return int(row[0]) if row else 0
-
-    def close(self) -> None:
-        if self._raw is not None:
-            self._raw.close()
-            self._raw = None
 
 
 class PageCache:
@@ -142,7 +99,7 @@ class PublicPages:
     """ASGI middleware: an anonymous GET of a cached public page is answered from the cache
     when its tournament's stamp has not moved; everything else goes to the app."""
 
-    def __init__(self, app: ASGIApp, *, cache: PageCache, stamps: Stamps,
+    def __init__(self, app: ASGIApp, *, cache: PageCache, stamps: ChangeStamps,
                  default_locale: str) -> None:
         self.app = app
         self.cache = cache
@@ -167,7 +124,8 @@ class PublicPages:
                            self.default_locale)
         key = anonymous_key(locale, scope["path"], scope["query_string"].decode("latin-1"),
                             headers.get(b"hx-request") == b"true")
-        page = self.cache.peek(key, self.stamps.stamp(int(found.group(1))))
+        stamp = await run_in_threadpool(self.stamps.stamp, int(found.group(1)))  # blocking
+        page = self.cache.peek(key, stamp)
         if page is None:
             await self.app(scope, receive, send)
             return

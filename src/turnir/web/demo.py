@@ -17,14 +17,13 @@ from turnir.demo import CITIES, demo_names, random_result, strengths
 from turnir.domain.model import Player, Settings, Stage
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import AccountRole, create_account, find_account, set_password
-from turnir.services.common import TournamentInfo
+from turnir.services.common import Database, TournamentInfo
 from turnir.services.judges import JudgeRole, add_judge, list_judges
 from turnir.services.players import list_players, register_players
 from turnir.services.reports import start_timer
 from turnir.services.results import record_result
 from turnir.services.rounds import RoundView, start_round
 from turnir.services.tournaments import create_tournament, finish_tournament, list_tournaments
-from turnir.storage.database import Database
 
 DEMO_NAME = "Демо-турнир"
 DEMO_FINISHED = "Демо: завершённый турнир"

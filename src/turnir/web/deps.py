@@ -12,9 +12,10 @@ from fastapi import Depends, Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from turnir.services.accounts import session_account
+from turnir.services.audit import ChangeStamps
+from turnir.services.common import Database
 from turnir.services.login_limits import LoginLimits
-from turnir.storage.database import Database
-from turnir.web.cache import PageCache, Stamps
+from turnir.web.cache import PageCache
 from turnir.web.i18n import COOKIE as LANG_COOKIE
 from turnir.web.i18n import negotiate
 from turnir.web.redirects import safe_next
@@ -48,7 +49,7 @@ class WebState:
     templates: Templates
     limiter: LoginLimits
     cache: PageCache
-    stamps: Stamps
+    stamps: ChangeStamps
     hasher: PasswordHasher
 
     @property

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from turnir.services.accounts import AccountInfo, AccountRole
+from turnir.services.common import Database
 from turnir.services.judges import NotStaffError, staff_role
-from turnir.storage.database import Database
 from turnir.web.security import HEAD, JUDGES, ORGANIZER, Forbidden, LoginRequired, Role
 
 

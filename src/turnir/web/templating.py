@@ -10,8 +10,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from turnir.domain.ratings import exact_text
 from turnir.domain.standings import TieBreak
-from turnir.storage.ratings import exact_text
 from turnir.web.i18n import LOCALES, Formats, load_translations
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
