@@ -9,19 +9,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping, func, select
-
 from turnir.domain.model import RulesLevel as RulesLevel
 from turnir.domain.model import Settings
 from turnir.domain.model import Status as Status
 from turnir.domain.model import TournamentFormat as TournamentFormat
 from turnir.domain.text import NAME_LEN, clean_name
 from turnir.errors import ConflictError, UserError
+from turnir.storage import tournaments_repo
 from turnir.storage.database import Database as Database
 from turnir.storage.database import Tx as Tx
 from turnir.storage.mappers import settings_from_row, tournament_row
-from turnir.storage.repositories import Change, bump_version
-from turnir.storage.tables import entries, rounds, tournaments
+from turnir.storage.repositories import Change
 
 
 def utc_now() -> datetime:
@@ -47,25 +45,19 @@ class TournamentInfo:
     rounds: int
 
 
-def tournament_info(conn: Connection, tournament_id: int) -> TournamentInfo:
-    row = tournament_row(conn, tournament_id)
-    return info_from_row(conn, row)
+def tournament_info(tx: Tx, tournament_id: int) -> TournamentInfo:
+    return info_from_row(tx, tournament_row(tx, tournament_id))
 
 
-def info_from_row(conn: Connection, row: RowMapping) -> TournamentInfo:
-    tid = row["id"]
-    players = conn.execute(
-        select(func.count()).select_from(entries).where(entries.c.tournament_id == tid)
-    ).scalar_one()
-    played = conn.execute(
-        select(func.count()).select_from(rounds).where(rounds.c.tournament_id == tid)
-    ).scalar_one()
+def info_from_row(tx: Tx, row: Mapping[Any, Any]) -> TournamentInfo:
+    """The tournament of a row read in ``tx`` (``mappers.tournament_row``), with its counts."""
+    held = tournaments_repo.counts(tx, row["id"])
     return TournamentInfo(
-        id=tid, name=row["name"], format=TournamentFormat(row["format"]),
+        id=row["id"], name=row["name"], format=TournamentFormat(row["format"]),
         rules_level=RulesLevel(row["rules_level"]), status=Status(row["status"]),
         settings=settings_from_row(row), seed=row["seed"], version=row["version"],
-        created_at=row["created_at"], finished_at=row["finished_at"], players=int(players),
-        rounds=int(played),
+        created_at=row["created_at"], finished_at=row["finished_at"], players=held.players,
+        rounds=held.rounds,
     )
 
 
@@ -95,12 +87,10 @@ def reading(db: Database) -> Iterator[Tx]:
 
 def refuse_when_finished(row: Mapping[Any, Any]) -> None:
     if row["status"] == Status.FINISHED:
-        raise ConflictError(f"the tournament {row['name']!r} is finished; nothing can change in it",
-                        code="finished")
+        raise ConflictError("the tournament {name!r} is finished; nothing can change in it",
+                            code="finished", name=row["name"])
 
 
-def touch_tournament(conn: Connection, row: RowMapping, **values: object) -> int:
+def touch_tournament(tx: Tx, row: Mapping[Any, Any], **values: object) -> int:
     """Count a change to the tournament's players or rounds: its version goes up by one."""
-    version = int(row["version"])
-    bump_version(conn, tournaments, int(row["id"]), version, dict(values))
-    return version + 1
+    return tournaments_repo.touch(tx, int(row["id"]), int(row["version"]), dict(values))

@@ -18,32 +18,51 @@ CLI, which names its judge); it gives no web account any right.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-
-from sqlalchemy import Connection, RowMapping
+from typing import Any
 
 from turnir.domain.model import StaffRole
 from turnir.domain.text import LOGIN_LEN, NAME_LEN, BadTextError, clean_login, clean_name
-from turnir.errors import ForbiddenError, NotFoundError, UserError
-from turnir.services.common import changing, touch_tournament
+from turnir.errors import ForbiddenError, NotFoundError, Term, UserError
+from turnir.services.common import Tx, changing, reading, touch_tournament
 from turnir.storage import staff_rows
 from turnir.storage.database import Database
 from turnir.storage.mappers import name_key, tournament_row
 from turnir.storage.repositories import Change, person_for
 
 JudgeRole = StaffRole
+"""The old name of ``StaffRole`` (``turnir.domain.model``), for the callers still using it."""
 
+Row = Mapping[Any, Any]
+"""A row read in the transaction (``turnir.storage.staff_rows``), by column name."""
 
-ORGANIZER_ONLY = frozenset({JudgeRole.ORGANIZER})
+ORGANIZER_ONLY = frozenset({StaffRole.ORGANIZER})
 """Registration and check-in, pairing and undoing rounds, the round clock, finishing, the staff,
 player logins."""
-HEAD_OR_ORGANIZER = frozenset({JudgeRole.ORGANIZER, JudgeRole.HEAD_JUDGE})
+HEAD_OR_ORGANIZER = frozenset({StaffRole.ORGANIZER, StaffRole.HEAD_JUDGE})
 """Dropping players, deciding appeals."""
-ANY_STAFF = frozenset(JudgeRole)
+ANY_STAFF = frozenset(StaffRole)
 """Recording and correcting results, penalties, the judges' pages (grid, printables, penalty list
 and report)."""
-_RANK = (JudgeRole.ORGANIZER, JudgeRole.HEAD_JUDGE, JudgeRole.FLOOR_JUDGE)
+_RANK = (StaffRole.ORGANIZER, StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE)
+_SPOKEN = {
+    frozenset({StaffRole.ORGANIZER}): Term("organizer"),
+    frozenset({StaffRole.HEAD_JUDGE}): Term("head judge"),
+    frozenset({StaffRole.FLOOR_JUDGE}): Term("floor judge"),
+    frozenset({StaffRole.ORGANIZER, StaffRole.HEAD_JUDGE}): Term("organizer or head judge"),
+    frozenset({StaffRole.ORGANIZER, StaffRole.FLOOR_JUDGE}): Term("organizer or floor judge"),
+    frozenset({StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE}): Term("head judge or floor judge"),
+    frozenset(StaffRole): Term("organizer or head judge or floor judge"),
+}
+"""A set of roles as words ("only its organizer or head judge may …")."""
+_ACTIONS: dict[str, Term] = {action: action for action in (
+    Term("register players"), Term("check players in"), Term("drop players"),
+    Term("pair rounds"), Term("undo rounds"), Term("finish the tournament"),
+    Term("change the staff"), Term("record results"), Term("start the clock"),
+    Term("allow or stop the robot"),
+)}
+"""What ``check_staff`` callers refuse (``what=``), as words to translate."""
 
 
 class NotStaffError(ForbiddenError):
@@ -56,7 +75,7 @@ class NotStaffError(ForbiddenError):
 class JudgeInfo:
     id: int
     name: str
-    role: JudgeRole
+    role: StaffRole
     official_representative: bool
     person_id: int | None
     version: int
@@ -66,88 +85,92 @@ class JudgeInfo:
     """That account's login."""
 
 
-def _info(row: RowMapping, login: str | None = None) -> JudgeInfo:
-    return JudgeInfo(id=row["id"], name=row["name"], role=JudgeRole(row["role"]),
+def _info(row: Row, login: str | None = None) -> JudgeInfo:
+    return JudgeInfo(id=row["id"], name=row["name"], role=StaffRole(row["role"]),
                      official_representative=bool(row["official_representative"]),
                      person_id=row["person_id"], version=row["version"],
                      account_id=row["account_id"], login=login)
 
 
-def _spoken(roles: Iterable[JudgeRole]) -> str:
-    return " or ".join(r.value.replace("_", " ") for r in _RANK if r in set(roles))
+def _spoken(roles: Iterable[StaffRole]) -> Term:
+    return _SPOKEN[frozenset(roles)]
 
 
 # ----- what role an account has in a tournament ------------------------------------------
 
 
-def staff_roles_in(conn: Connection, tournament_id: int, account_id: int) -> list[JudgeRole]:
+def staff_roles_in(tx: Tx, tournament_id: int, account_id: int) -> list[StaffRole]:
     """Every role the account has in the tournament, the highest first."""
-    found = {JudgeRole(r) for r in staff_rows.account_roles(conn, tournament_id, account_id)}
+    found = {StaffRole(r) for r in staff_rows.account_roles(tx, tournament_id, account_id)}
     return [r for r in _RANK if r in found]
 
 
-def staff_role(db: Database, tournament_id: int, account_id: int) -> JudgeRole | None:
+def staff_role(db: Database, tournament_id: int, account_id: int) -> StaffRole | None:
     """The one answer to "what role does this account have in tournament T": its highest
     (organizer, then head judge, then floor judge; each may do what the next may), or ``None``.
     An unknown tournament is ``NotFoundError``."""
-    with db.read() as conn:
-        tournament_row(conn, tournament_id)
-        roles = staff_roles_in(conn, tournament_id, account_id)
+    with reading(db) as tx:
+        tournament_row(tx, tournament_id)
+        roles = staff_roles_in(tx, tournament_id, account_id)
     return roles[0] if roles else None
 
 
-def check_staff(conn: Connection, tournament_id: int, account_id: int | None,
-                allowed: frozenset[JudgeRole], *, what: str) -> None:
+def check_staff(tx: Tx, tournament_id: int, account_id: int | None,
+                allowed: frozenset[StaffRole], *, what: str) -> None:
     """Refuse the web account ``account_id`` unless it has one of ``allowed`` in the tournament;
-    ``None`` (the local operator, the CLI) is never refused."""
+    ``None`` (the local operator, the CLI) is never refused. ``what``: the action refused, in
+    words (one of ``_ACTIONS``, which translates them)."""
     if account_id is None:
         return
-    roles = staff_roles_in(conn, tournament_id, account_id)
+    roles = staff_roles_in(tx, tournament_id, account_id)
+    action = _ACTIONS.get(what, what)
     if not roles:
-        raise NotStaffError(f"you have no role in tournament #{tournament_id}; only its "
-                            f"{_spoken(allowed)} may {what}")
+        raise NotStaffError("you have no role in tournament #{tournament}; only its "
+                            "{allowed} may {what}", tournament=tournament_id,
+                            allowed=_spoken(allowed), what=action)
     if not allowed & set(roles):
-        raise NotStaffError(f"you are {_spoken(roles)} of tournament #{tournament_id}; only its "
-                            f"{_spoken(allowed)} may {what}", code="forbidden")
+        raise NotStaffError("you are {roles} of tournament #{tournament}; only its "
+                            "{allowed} may {what}", code="forbidden", roles=_spoken(roles),
+                            tournament=tournament_id, allowed=_spoken(allowed), what=action)
 
 
 # ----- adding and removing staff ---------------------------------------------------------
 
 
-def account_for_staff(conn: Connection, login: str) -> RowMapping:
+def account_for_staff(tx: Tx, login: str) -> Row:
     """The account ``login`` names, when it may be staff: active, not a player's."""
     try:
         key = clean_login(login, field="login", max_len=LOGIN_LEN)
     except BadTextError as error:
-        raise UserError(error.message, code="bad_login") from None
-    account = staff_rows.account_by_login(conn, key)
+        raise UserError("{reason}", code="bad_login", reason=error) from None
+    account = staff_rows.account_by_login(tx, key)
     if account is None:
-        raise NotFoundError(f"no account {key!r}", code="unknown_account")
+        raise NotFoundError("no account {login!r}", code="unknown_account", login=key)
     if account["role"] == "player":
-        raise UserError(f"{account['login']!r} is a player's login; a judge needs a login of "
-                        "their own", code="player_account")
+        raise UserError("{login!r} is a player's login; a judge needs a login of their own",
+                        code="player_account", login=account["login"])
     if not account["active"]:
-        raise UserError(f"the account {account['login']!r} is deactivated",
-                        code="inactive_account")
+        raise UserError("the account {login!r} is deactivated", code="inactive_account",
+                        login=account["login"])
     return account
 
 
-def _check_free(existing: list[RowMapping], cleaned: str, role: JudgeRole,
+def _check_free(existing: Sequence[Row], cleaned: str, role: StaffRole,
                 account_id: int | None) -> None:
     for judge in existing:
         same_person = (judge["name_key"] == name_key(cleaned) if account_id is None
                        else judge["account_id"] == account_id)
         if same_person and judge["role"] == role.value:
-            raise UserError(f"{judge['name']} is already {role.value.replace('_', ' ')}",
-                            code="duplicate_judge")
-        if role is JudgeRole.HEAD_JUDGE and judge["role"] == JudgeRole.HEAD_JUDGE.value:
-            raise UserError(f"{judge['name']} is already the head judge",
-                            code="duplicate_judge")
+            raise UserError("{name} is already {role}", code="duplicate_judge",
+                            name=judge["name"], role=_spoken({role}))
+        if role is StaffRole.HEAD_JUDGE and judge["role"] == StaffRole.HEAD_JUDGE.value:
+            raise UserError("{name} is already the head judge", code="duplicate_judge",
+                            name=judge["name"])
 
 
-def add_staff_in(change: Change, tournament_id: int, *, name: str, role: JudgeRole,
+def add_staff_in(change: Change, tournament_id: int, *, name: str, role: StaffRole,
                  official_representative: bool = False,
-                 account: RowMapping | None = None) -> JudgeInfo:
+                 account: Row | None = None) -> JudgeInfo:
     """Give a person a role, inside the caller's transaction. With ``account``, the row is
     linked to it; a row of the same name and role without an account is linked instead of
     adding another."""
@@ -182,7 +205,7 @@ def add_staff_in(change: Change, tournament_id: int, *, name: str, role: JudgeRo
 
 
 def add_judge(
-    db: Database, tournament_id: int, *, name: str = "", role: JudgeRole, actor: str,
+    db: Database, tournament_id: int, *, name: str = "", role: StaffRole, actor: str,
     official_representative: bool = False, login: str | None = None,
     account_id: int | None = None,
 ) -> JudgeInfo:
@@ -192,7 +215,7 @@ def add_judge(
     it the judge is named only. ``account_id``: the web account making the change, which must
     be the tournament's organizer. Staff can be added after the end too (to read the judges'
     pages; nothing in a finished tournament changes)."""
-    role = JudgeRole(role)
+    role = StaffRole(role)
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
         row = tournament_row(conn, tournament_id)
@@ -215,14 +238,14 @@ def remove_staff(db: Database, tournament_id: int, judge_id: int, *, actor: str,
         check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY, what="change the staff")
         judge = staff_rows.staff_row(conn, tournament_id, judge_id)
         if judge is None:
-            raise NotFoundError(f"no staff member #{judge_id} in this tournament",
-                                code="unknown_judge")
+            raise NotFoundError("no staff member #{judge} in this tournament",
+                                code="unknown_judge", judge=judge_id)
         if judge["account_id"] is None:
-            raise UserError(f"{judge['name']} has no login in this tournament",
-                            code="no_login")
+            raise UserError("{name} has no login in this tournament", code="no_login",
+                            name=judge["name"])
         organizers = [j for j in staff_rows.staff_rows(conn, tournament_id)
-                      if j["role"] == JudgeRole.ORGANIZER.value and j["account_id"] is not None]
-        if judge["role"] == JudgeRole.ORGANIZER.value and len(organizers) == 1:
+                      if j["role"] == StaffRole.ORGANIZER.value and j["account_id"] is not None]
+        if judge["role"] == StaffRole.ORGANIZER.value and len(organizers) == 1:
             raise UserError("the tournament keeps at least one organizer with a login; add "
                             "another organizer first", code="last_staff_organizer")
         account = staff_rows.account_by_id(conn, judge["account_id"])
@@ -238,6 +261,6 @@ def remove_staff(db: Database, tournament_id: int, judge_id: int, *, actor: str,
 
 def list_judges(db: Database, tournament_id: int) -> list[JudgeInfo]:
     """The tournament's staff in the order they were added, with their logins."""
-    with db.read() as conn:
-        tournament_row(conn, tournament_id)
-        return [_info(r, r["login"]) for r in staff_rows.staff_rows(conn, tournament_id)]
+    with reading(db) as tx:
+        tournament_row(tx, tournament_id)
+        return [_info(r, r["login"]) for r in staff_rows.staff_rows(tx, tournament_id)]

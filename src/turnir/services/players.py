@@ -3,11 +3,10 @@ late entry (P-7, S-5)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
-
-from sqlalchemy import Connection, RowMapping, insert, select
 
 from turnir.domain.limits import privilege_byes
 from turnir.domain.model import Pairing, PairingKind, Player
@@ -23,22 +22,21 @@ from turnir.domain.tournament import add_late_player, validate_players
 from turnir.domain.tournament import drop_player as domain_drop
 from turnir.errors import ConflictError, UserError
 from turnir.formats.players_csv import PlayerLine
-from turnir.services.common import changing, refuse_when_finished, touch_tournament
+from turnir.services.common import Tx, changing, reading, refuse_when_finished, touch_tournament
 from turnir.services.eligibility import check_registration
 from turnir.services.judges import HEAD_OR_ORGANIZER, ORGANIZER_ONLY, check_staff
+from turnir.storage import players_repo, rounds_repo
 from turnir.storage.database import Database
 from turnir.storage.mappers import (
     Progress,
     insert_players,
     load_tournament,
     name_key,
-    pairing_columns,
     player_json,
     tournament_row,
 )
 from turnir.storage.repositories import (
     Change,
-    bump_version,
     check_version,
     entry_by_name,
     entry_by_ref,
@@ -47,7 +45,9 @@ from turnir.storage.repositories import (
     person_for,
     round_row,
 )
-from turnir.storage.tables import drops, entries, granted_byes, pairings
+
+Row = Mapping[Any, Any]
+"""A row read in the transaction (``turnir.storage``), by column name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,26 +67,19 @@ class PlayerInfo:
     version: int
 
 
-def _info(row: RowMapping, byes: Sequence[int] = ()) -> PlayerInfo:
+def _info(row: Row, byes: Sequence[int] = ()) -> PlayerInfo:
     return PlayerInfo(number=row["number"], name=row["name"], city=row["city"], club=row["club"],
                       granted_byes=tuple(sorted(byes)), joined_round=row["joined_round"],
                       dropped_after=row["dropped_after"], checked_in=bool(row["checked_in"]),
                       person_id=row["person_id"], version=row["version"])
 
 
-def _byes_of(conn: Connection, tournament_id: int, number: int) -> list[int]:
-    return [r for (r,) in conn.execute(
-        select(granted_byes.c.round).where(granted_byes.c.tournament_id == tournament_id,
-                                           granted_byes.c.number == number)
-    )]
+def _entry_info(tx: Tx, tournament_id: int, number: int) -> PlayerInfo:
+    row = entry_by_ref(tx, tournament_id, number)
+    return _info(row, players_repo.byes_of(tx, tournament_id, number))
 
 
-def _entry_info(conn: Connection, tournament_id: int, number: int) -> PlayerInfo:
-    row = entry_by_ref(conn, tournament_id, number)
-    return _info(row, _byes_of(conn, tournament_id, number))
-
-
-def _refuse_started(row: RowMapping) -> None:
+def _refuse_started(row: Row) -> None:
     refuse_when_finished(row)
     if row["status"] != "registration":
         raise ConflictError(
@@ -94,11 +87,15 @@ def _refuse_started(row: RowMapping) -> None:
         )
 
 
-def _refuse_taken(conn: Connection, tournament_id: int, name: str) -> None:
-    taken = entry_by_name(conn, tournament_id, name)
+def _refuse_taken(tx: Tx, tournament_id: int, name: str) -> None:
+    taken = entry_by_name(tx, tournament_id, name)
     if taken is not None:
-        raise UserError(f"{taken['name']} is already registered as #{taken['number']}",
-                        code="duplicate_player")
+        _already_registered(taken["name"], taken["number"])
+
+
+def _already_registered(name: str, number: int) -> None:
+    raise UserError("{name} is already registered as #{number}", code="duplicate_player",
+                    name=name, number=number)
 
 
 def register_player(
@@ -119,12 +116,10 @@ def register_player(
         _refuse_taken(conn, tournament_id, player.name)
         person = person_for(conn, name=player.name, city=player.city, club=player.club,
                             at=change.at, person_id=person_id)
-        if person_id is not None and conn.execute(
-            select(entries.c.number).where(entries.c.tournament_id == tournament_id,
-                                           entries.c.person_id == person_id)
-        ).first() is not None:
-            raise UserError(f"person #{person_id} is already registered in this tournament",
-                            code="duplicate_player")
+        if person_id is not None and players_repo.person_registered(conn, tournament_id,
+                                                                    person_id):
+            raise UserError("person #{person} is already registered in this tournament",
+                            code="duplicate_player", person=person_id)
         insert_players(conn, tournament_id, [player], {number: person}, checked_in=checked_in)
         check_registration(conn, tournament_id, [number])
         touch_tournament(conn, row)
@@ -164,22 +159,16 @@ def register_players(
                 new.append(_new_player(first + i, ln.name, ln.city, ln.club, ln.byes,
                                        row["swiss_rounds"]))
             except BadTextError as error:
-                raise BadTextError(f"player {i + 1}: {error.message}",
-                                   field=error.field) from None
+                raise BadTextError("player {line}: {error}", field=error.field, line=i + 1,
+                                   error=error) from None
             except UserError as error:
-                raise UserError(f"player {i + 1} ({ln.name[:NAME_LEN]!r}): {error.message}",
-                                code=error.code) from None
+                raise UserError("player {line} ({name!r}): {error}", code=error.code,
+                                line=i + 1, name=ln.name[:NAME_LEN], error=error) from None
         validate_players(new)
-        existing = {key: number for key, number in conn.execute(
-            select(entries.c.name_key, entries.c.number)
-            .where(entries.c.tournament_id == tournament_id)
-        )}
+        existing = players_repo.numbers_by_key(conn, tournament_id)
         for player in new:
             if name_key(player.name) in existing:
-                raise UserError(
-                    f"{player.name} is already registered as #{existing[name_key(player.name)]}",
-                    code="duplicate_player",
-                )
+                _already_registered(player.name, existing[name_key(player.name)])
         persons = people_for(conn, [(p.name, p.city, p.club) for p in new], change.at)
         insert_players(conn, tournament_id, new,
                        {p.id: person for p, person in zip(new, persons, strict=True)})
@@ -192,23 +181,16 @@ def register_players(
         return list_players_in(conn, tournament_id)[-len(new):]
 
 
-def list_players_in(conn: Connection, tournament_id: int) -> list[PlayerInfo]:
-    byes: dict[int, list[int]] = {}
-    for number, rnd in conn.execute(
-        select(granted_byes.c.number, granted_byes.c.round)
-        .where(granted_byes.c.tournament_id == tournament_id)
-    ):
-        byes.setdefault(number, []).append(rnd)
-    return [_info(row, byes.get(row["number"], ())) for row in conn.execute(
-        select(entries).where(entries.c.tournament_id == tournament_id)
-        .order_by(entries.c.number)
-    ).mappings()]
+def list_players_in(tx: Tx, tournament_id: int) -> list[PlayerInfo]:
+    byes = players_repo.byes_by_player(tx, tournament_id)
+    return [_info(row, byes.get(row["number"], ()))
+            for row in players_repo.entry_rows(tx, tournament_id)]
 
 
 def list_players(db: Database, tournament_id: int) -> list[PlayerInfo]:
-    with db.read() as conn:
-        tournament_row(conn, tournament_id)
-        return list_players_in(conn, tournament_id)
+    with reading(db) as tx:
+        tournament_row(tx, tournament_id)
+        return list_players_in(tx, tournament_id)
 
 
 def check_in(
@@ -224,7 +206,7 @@ def check_in(
         check_version(conn, tournament_id, "entry", entry["number"], entry["name"],
                       expected_version, entry["version"])
         if bool(entry["checked_in"]) != present:
-            bump_version(conn, entries, entry["id"], entry["version"], {"checked_in": present})
+            players_repo.update_entry(conn, entry, {"checked_in": present})
             change.log(tournament_id, "player.check_in", "entry", entry["number"],
                        {"checked_in": bool(entry["checked_in"]), "version": entry["version"]},
                        {"checked_in": present, "version": entry["version"] + 1})
@@ -250,14 +232,15 @@ def drop_player(
         return _entry_info(conn, tournament_id, entry["number"])
 
 
-def drop_in(change: Change, tournament_id: int, row: RowMapping, entry: RowMapping, *,
+def drop_in(change: Change, tournament_id: int, row: Row, entry: Row, *,
             reason: str) -> int | None:
     """Drop ``entry`` inside an open change (a disqualification reuses it, J-4): stored,
     counted in the tournament's version and logged; returns the round dropped after."""
     conn = change.conn
     t = domain_drop(load_tournament(conn, tournament_id), entry["number"])
     after = t.player(entry["number"]).dropped_after
-    _store_drop(conn, tournament_id, entry, after, change.actor, change.at, reason)
+    players_repo.store_drop(conn, tournament_id, entry, after, actor=change.actor,
+                            at=change.at, reason=reason)
     touch_tournament(conn, row)
     change.log(tournament_id, "player.drop", "entry", entry["number"],
                {"dropped_after": None, "version": entry["version"]},
@@ -265,22 +248,12 @@ def drop_in(change: Change, tournament_id: int, row: RowMapping, entry: RowMappi
     return after
 
 
-def _store_drop(conn: Connection, tournament_id: int, entry: RowMapping, after: int | None,
-                actor: str, at: Any, reason: str) -> None:
-    bump_version(conn, entries, entry["id"], entry["version"], {"dropped_after": after})
-    conn.execute(insert(drops).values(tournament_id=tournament_id, number=entry["number"],
-                                      after_round=after, at=at, actor=actor, reason=reason))
-
-
-def drop_absent(conn: Connection, tournament_id: int, actor: str, at: Any) -> list[int]:
+def drop_absent(tx: Tx, tournament_id: int, actor: str, at: datetime) -> list[int]:
     """Before round 1: drop every player who did not check in (after round 0)."""
-    absent = list(conn.execute(
-        select(entries).where(entries.c.tournament_id == tournament_id,
-                              entries.c.checked_in.is_(False),
-                              entries.c.dropped_after.is_(None))
-    ).mappings())
+    absent = players_repo.absent_entries(tx, tournament_id)
     for entry in absent:
-        _store_drop(conn, tournament_id, entry, 0, actor, at, "did not check in")
+        players_repo.store_drop(tx, tournament_id, entry, 0, actor=actor, at=at,
+                                reason="did not check in")
     return [entry["number"] for entry in absent]
 
 
@@ -316,18 +289,10 @@ def late_entry(
         return _entry_info(conn, tournament_id, player.id)
 
 
-def _append_lines(conn: Connection, tournament_id: int, round_number: int,
-                  lines: Sequence[Pairing], actor: str, at: Any) -> None:
-    rnd = round_row(conn, tournament_id, round_number)
-    last = conn.execute(
-        select(pairings.c.position).where(pairings.c.round_id == rnd["id"])
-        .order_by(pairings.c.position.desc()).limit(1)
-    ).scalar() or 0
-    for offset, line in enumerate(lines, start=1):
-        if line.kind is not PairingKind.PRIVILEGE_BYE:
-            raise UserError("only privilege byes can be added to a played round",
-                            code="bad_pairing")
-        conn.execute(insert(pairings).values(
-            tournament_id=tournament_id, round_id=rnd["id"], position=last + offset,
-            version=1, updated_by=actor, updated_at=at, **pairing_columns(line),
-        ))
+def _append_lines(tx: Tx, tournament_id: int, round_number: int,
+                  lines: Sequence[Pairing], actor: str, at: datetime) -> None:
+    rnd = round_row(tx, tournament_id, round_number)
+    if any(line.kind is not PairingKind.PRIVILEGE_BYE for line in lines):
+        raise UserError("only privilege byes can be added to a played round",
+                        code="bad_pairing")
+    rounds_repo.append_lines(tx, tournament_id, rnd["id"], lines, actor=actor, at=at)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from turnir.domain.standings import Standings
 from turnir.domain.tournament import Tournament
-from turnir.services.common import TournamentInfo, tournament_info
+from turnir.services.common import TournamentInfo, reading, tournament_info
 from turnir.storage.database import Database
 from turnir.storage.mappers import load_tournament, tournament_row
 from turnir.storage.repositories import AuditEntry, audit_entries
@@ -21,7 +21,7 @@ class StandingsView:
 
 def get_standings(db: Database, tournament_id: int) -> StandingsView:
     """The Swiss standings with every tiebreak, computed from one snapshot of the database."""
-    with db.read() as conn:
+    with reading(db) as conn:
         info = tournament_info(conn, tournament_id)
         t = load_tournament(conn, tournament_id)
     return StandingsView(info, t, t.standings())
@@ -32,7 +32,7 @@ def audit_log(
     since_id: int = 0, limit: int | None = None,
 ) -> list[AuditEntry]:
     """The tournament's audit log, oldest first; ``action`` matches a prefix (``result``)."""
-    with db.read() as conn:
+    with reading(db) as conn:
         tournament_row(conn, tournament_id)
         return audit_entries(conn, tournament_id, entity=entity, action=action,
                              since_id=since_id, limit=limit)

@@ -6,8 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, select, update
-
 from turnir.domain.model import Round
 from turnir.domain.tournament import (
     Tournament,
@@ -16,22 +14,22 @@ from turnir.domain.tournament import (
     undo_last_round,
 )
 from turnir.errors import ConflictError, InvariantError
-from turnir.services.common import Status, changing, refuse_when_finished, touch_tournament
+from turnir.services.common import (
+    Status,
+    changing,
+    reading,
+    refuse_when_finished,
+    touch_tournament,
+)
 from turnir.services.eligibility import check_head_judge_at_start
 from turnir.services.judges import ORGANIZER_ONLY, check_staff
 from turnir.services.penalty_effects import decide_waiting_match_losses
 from turnir.services.players import drop_absent
+from turnir.storage import players_repo, rounds_repo
 from turnir.storage.database import Database
 from turnir.storage.mappers import insert_round, load_tournament, tournament_row
-from turnir.storage.repositories import (
-    Change,
-    bump_version,
-    check_version,
-    entry_by_ref,
-    round_row,
-)
+from turnir.storage.repositories import Change, check_version, entry_by_ref, round_row
 from turnir.storage.result_reports import discard_reports
-from turnir.storage.tables import entries, pairings, rounds, stages
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +81,7 @@ def _pair(change: Change, tournament_id: int, expected_version: int | None,
                   expected_version, row["version"])
     dropped: list[int] = []
     if drop_absent_players and row["status"] == Status.REGISTRATION:
-        present = conn.execute(select(func.count()).select_from(entries).where(
-            entries.c.tournament_id == tournament_id, entries.c.checked_in.is_(True)
-        )).scalar_one()
-        if not present:
+        if not players_repo.count_entries(conn, tournament_id, checked_in_only=True):
             raise ConflictError("nobody has checked in yet", code="nobody_checked_in")
         dropped = drop_absent(conn, tournament_id, change.actor, change.at)
     if row["status"] == Status.REGISTRATION:
@@ -99,9 +94,8 @@ def _pair(change: Change, tournament_id: int, expected_version: int | None,
         if t.top_rounds:
             raise ConflictError("the top is already built", code="top_exists")
         raise ConflictError(
-            f"the top starts after Swiss round {t.swiss_rounds_planned}; "
-            f"{len(t.swiss_rounds)} played",
-            code="swiss_not_over",
+            "the top starts after Swiss round {planned}; {played} played",
+            code="swiss_not_over", planned=t.swiss_rounds_planned, played=len(t.swiss_rounds),
         )
     paired = pair_next_round(t)
     rnd = paired.rounds[-1]
@@ -135,23 +129,12 @@ def undo_round(
         t = load_tournament(conn, tournament_id)
         after = undo_last_round(t)
         last = t.rounds[-1]
-        _delete_round(conn, tournament_id, last.number)
+        rounds_repo.delete_round(conn, round_row(conn, tournament_id, last.number)["id"])
         status = Status.RUNNING if after.rounds else Status.REGISTRATION
         version = touch_tournament(conn, row, undone=list(after.undone), status=status.value)
         change.log(tournament_id, "round.undo", "round", last.number, round_json(last), None)
         current = after.current_round
         return None if current is None else RoundView(current, after, version)
-
-
-def _delete_round(conn: Connection, tournament_id: int, number: int) -> None:
-    rnd = round_row(conn, tournament_id, number)
-    conn.execute(delete(pairings).where(pairings.c.round_id == rnd["id"]))
-    stage_id = conn.execute(select(rounds.c.stage_id).where(rounds.c.id == rnd["id"])).scalar()
-    conn.execute(delete(rounds).where(rounds.c.id == rnd["id"]))
-    still_used = conn.execute(select(rounds.c.id).where(rounds.c.stage_id == stage_id)
-                              .limit(1)).first()
-    if still_used is None:
-        conn.execute(delete(stages).where(stages.c.id == stage_id))
 
 
 def swap_seats(
@@ -171,25 +154,18 @@ def swap_seats(
         t = load_tournament(conn, tournament_id)
         after = swap_players(t, round_number, x, y, note=note)
         old, new = t.round(round_number), after.round(round_number)
-        lines = conn.execute(
-            select(pairings.c.id, pairings.c.version, pairings.c.position)
-            .where(pairings.c.round_id == rnd_row["id"]).order_by(pairings.c.position)
-        ).all()
+        lines = rounds_repo.stored_lines(conn, rnd_row["id"])
         if len(lines) != len(old.pairings):
             raise InvariantError("stored round and loaded round differ")
         changed: list[int] = []
-        for (line_id, version, _), before_line, after_line in zip(
-            lines, old.pairings, new.pairings, strict=True
-        ):
+        for line, before_line, after_line in zip(lines, old.pairings, new.pairings,
+                                                 strict=True):
             if before_line != after_line:
-                changed.append(line_id)
-                bump_version(conn, pairings, line_id, version,
-                             {"a": after_line.a, "b": after_line.b, "kind": after_line.kind.value,
-                              "updated_by": change.actor, "updated_at": change.at})
+                changed.append(line.id)
+                rounds_repo.reseat_line(conn, line, after_line, actor=change.actor,
+                                        at=change.at)
         discard_reports(conn, changed)  # the players' reports were for the old opponents
-        conn.execute(update(rounds).where(rounds.c.id == rnd_row["id"]).values(
-            edits=list(new.edits), version=rnd_row["version"] + 1,
-        ))
+        rounds_repo.set_edits(conn, rnd_row["id"], rnd_row["version"], new.edits)
         version = touch_tournament(conn, row)
         change.log(tournament_id, "round.swap", "round", round_number, round_json(old),
                    round_json(new))
@@ -198,9 +174,9 @@ def swap_seats(
 
 def current_round(db: Database, tournament_id: int, number: int | None = None) -> RoundView:
     """A round (default: the current one) with its tournament, for showing pairings."""
-    with db.read() as conn:
-        row = tournament_row(conn, tournament_id)
-        t = load_tournament(conn, tournament_id)
+    with reading(db) as tx:
+        row = tournament_row(tx, tournament_id)
+        t = load_tournament(tx, tournament_id)
     rnd = t.round(number) if number is not None else t.current_round
     if rnd is None:
         raise ConflictError("no round has been paired yet", code="no_round")

@@ -6,9 +6,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select
-
-from turnir.domain.model import Settings
+from turnir.domain.model import Settings, StaffRole
 from turnir.domain.tournament import Phase, Tournament, new_tournament
 from turnir.errors import ConflictError, UserError
 from turnir.services.common import (
@@ -23,16 +21,14 @@ from turnir.services.common import (
 )
 from turnir.services.judges import (
     ORGANIZER_ONLY,
-    JudgeRole,
     account_for_staff,
     add_staff_in,
     check_staff,
 )
-from turnir.storage import repositories
+from turnir.storage import repositories, tournaments_repo
 from turnir.storage.database import Database
 from turnir.storage.mappers import load_tournament, settings_columns, tournament_row
 from turnir.storage.repositories import check_version
-from turnir.storage.tables import tournaments
 
 SEED_LIMIT = 2**63
 """Seeds are stored as 64-bit integers."""
@@ -40,7 +36,7 @@ SEED_LIMIT = 2**63
 
 def check_seed(seed: int) -> int:
     if not -SEED_LIMIT <= seed < SEED_LIMIT:
-        raise UserError(f"the seed {seed} does not fit in 64 bits", code="bad_seed")
+        raise UserError("the seed {seed} does not fit in 64 bits", code="bad_seed", seed=seed)
     return seed
 
 
@@ -62,18 +58,16 @@ def create_tournament(
     drawn = check_seed(seed if seed is not None else secrets.randbits(48))
     checked = new_tournament(" ".join(name.split()), (), settings=chosen, seed=drawn)
     with changing(db, None, actor) as change:
-        tid = int(change.conn.execute(insert(tournaments).values(
-            name=checked.name, format=TournamentFormat(format).value,
-            rules_level=RulesLevel(rules_level).value, seed=drawn,
-            status=Status.REGISTRATION.value, undone=[], version=1, created_at=change.at,
-            created_by=change.actor, **settings_columns(chosen),
-        ).returning(tournaments.c.id)).scalar_one())
+        tid = tournaments_repo.insert_tournament(
+            change.conn, name=checked.name, format=format, rules_level=rules_level,
+            settings=chosen, seed=drawn, status=Status.REGISTRATION, undone=(), at=change.at,
+            actor=change.actor)
         change.log(tid, "tournament.create", "tournament", tid, None, {
             "name": checked.name, "format": str(format), "rules_level": str(rules_level),
             "seed": drawn, "settings": settings_json(chosen),
         })
         if organizer_login is not None:
-            add_staff_in(change, tid, name="", role=JudgeRole.ORGANIZER,
+            add_staff_in(change, tid, name="", role=StaffRole.ORGANIZER,
                          account=account_for_staff(change.conn, organizer_login))
         return tournament_info(change.conn, tid)
 
@@ -93,11 +87,9 @@ def find_tournament_id(db: Database, ref: str | int) -> int:
 
 def list_tournaments(db: Database, *, status: Status | None = None) -> list[TournamentInfo]:
     """Every stored tournament, newest first."""
-    with db.read() as conn:
-        query = select(tournaments).order_by(tournaments.c.id.desc())
-        if status is not None:
-            query = query.where(tournaments.c.status == status.value)
-        return [info_from_row(conn, row) for row in conn.execute(query).mappings()]
+    with reading(db) as tx:
+        return [info_from_row(tx, row)
+                for row in tournaments_repo.tournament_rows(tx, status=status)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +101,9 @@ class TournamentDetails:
 
 def get_tournament(db: Database, tournament_id: int) -> TournamentDetails:
     """One tournament with its players, rounds and results, in one snapshot."""
-    with db.read() as conn:
-        return TournamentDetails(tournament_info(conn, tournament_id),
-                                 load_tournament(conn, tournament_id))
+    with reading(db) as tx:
+        return TournamentDetails(tournament_info(tx, tournament_id),
+                                 load_tournament(tx, tournament_id))
 
 
 def finish_tournament(
@@ -139,9 +131,8 @@ def finish_tournament(
         if not current.finished:
             missing = [str(p.table) for p in current.pairings if not p.finished]
             raise ConflictError(
-                f"round {current.number} is not finished: no result at table(s) "
-                f"{', '.join(missing[:10])}",
-                code="round_not_finished",
+                "round {round} is not finished: no result at table(s) {tables}",
+                code="round_not_finished", round=current.number, tables=", ".join(missing[:10]),
             )
         if t.phase is not Phase.FINISHED and not early:
             raise ConflictError(
@@ -149,9 +140,8 @@ def finish_tournament(
                 "the tournament now",
                 code="not_over",
             )
-        conn.execute(tournaments.update().where(tournaments.c.id == tournament_id).values(
-            status=Status.FINISHED.value, finished_at=change.at, version=row["version"] + 1,
-        ))
+        tournaments_repo.touch(conn, tournament_id, row["version"],
+                               {"status": Status.FINISHED.value, "finished_at": change.at})
         change.log(tournament_id, "tournament.finish", "tournament", tournament_id,
                    {"status": row["status"], "version": row["version"]},
                    {"status": Status.FINISHED.value, "version": row["version"] + 1,

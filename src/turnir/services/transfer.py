@@ -13,15 +13,15 @@ import hashlib
 import io
 from collections.abc import Callable
 
-from sqlalchemy import insert
-
+from turnir.domain.model import RulesLevel, Status, TournamentFormat
 from turnir.domain.text import NAME_LEN, clean_name
 from turnir.domain.tournament import Tournament
 from turnir.errors import UserError
 from turnir.formats.tournament_file import dump_tournament, parse_tournament
 from turnir.services.audit_replay import imported_lines
-from turnir.services.common import Status, TournamentInfo, changing, tournament_info
+from turnir.services.common import TournamentInfo, changing, reading, tournament_info
 from turnir.services.tournaments import check_seed
+from turnir.storage import tournaments_repo
 from turnir.storage.database import Database
 from turnir.storage.mappers import (
     Progress,
@@ -31,12 +31,10 @@ from turnir.storage.mappers import (
     load_penalties,
     load_players,
     load_rounds,
-    settings_columns,
     tournament_from_parts,
     tournament_row,
 )
 from turnir.storage.repositories import people_for
-from turnir.storage.tables import tournaments
 
 
 def import_tournament(
@@ -61,12 +59,11 @@ def import_tournament(
 
     with changing(db, None, actor) as change:
         conn = change.conn
-        tid = int(conn.execute(insert(tournaments).values(
-            name=t.name, format="swiss", rules_level="amateur", seed=t.seed,
-            status=(Status.RUNNING if t.rounds else Status.REGISTRATION).value,
-            undone=list(t.undone), version=1, created_at=change.at, created_by=change.actor,
-            **settings_columns(t.settings),
-        ).returning(tournaments.c.id)).scalar_one())
+        tid = tournaments_repo.insert_tournament(
+            conn, name=t.name, format=TournamentFormat.SWISS, rules_level=RulesLevel.AMATEUR,
+            settings=t.settings, seed=t.seed,
+            status=Status.RUNNING if t.rounds else Status.REGISTRATION, undone=t.undone,
+            at=change.at, actor=change.actor)
         persons = people_for(conn, [(p.name, p.city, p.club) for p in t.players], change.at)
         insert_players(conn, tid, t.players,
                        {p.id: person for p, person in zip(t.players, persons, strict=True)})
@@ -94,7 +91,7 @@ def _offset(report: Callable[[int], None], base: int) -> Progress:
 
 def load_for_export(db: Database, tournament_id: int,
                     progress: Progress | None = None) -> Tournament:
-    with db.read() as conn:
+    with reading(db) as conn:
         row = tournament_row(conn, tournament_id)
         if progress is not None:
             progress(0, 3)

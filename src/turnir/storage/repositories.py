@@ -81,11 +81,11 @@ def find_tournament_id(conn: Connection, ref: str | int) -> int:
     if len(ids) == 1:
         return int(ids[0])
     if not ids:
-        raise NotFoundError(f"no tournament {ref!r} (give its number or its name)",
-                            code="unknown_tournament")
-    raise UserError(f"several tournaments are named {ref!r}: "
-                    f"{', '.join(f'#{i}' for i in ids)}; give the number",
-                    code="ambiguous_tournament")
+        raise NotFoundError("no tournament {ref!r} (give its number or its name)",
+                            code="unknown_tournament", ref=ref)
+    raise UserError("several tournaments are named {ref!r}: {numbers}; give the number",
+                    code="ambiguous_tournament", ref=ref,
+                    numbers=", ".join(f"#{i}" for i in ids))
 
 
 def last_round_number(conn: Connection, tournament_id: int) -> int:

@@ -62,3 +62,9 @@ def set_account(conn: Connection, judge_id: int, version: int, account_id: int |
 def staff_row(conn: Connection, tournament_id: int, judge_id: int) -> RowMapping | None:
     return conn.execute(select(judges).where(judges.c.tournament_id == tournament_id,
                                              judges.c.id == judge_id)).mappings().first()
+
+
+def person_of(conn: Connection, judge_id: int) -> int | None:
+    """The person a staff row belongs to, if known."""
+    found = conn.execute(select(judges.c.person_id).where(judges.c.id == judge_id)).scalar()
+    return None if found is None else int(found)
