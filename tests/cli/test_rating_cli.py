@@ -27,7 +27,8 @@ def env(database_url: str) -> Iterator[dict[str, str]]:
         finished_event(db, NAMES, name="Идёт", finish=False)
     finally:
         db.close()
-    yield {"TURNIR_DATABASE_URL": database_url, "TURNIR_ACTOR": "Организатор", "COLUMNS": "200"}
+    yield {"TURNIR_DATABASE_URL": database_url, "TURNIR_ACTOR": "Организатор", "COLUMNS": "200",
+           "LANG": "en_US.UTF-8"}  # the messages asserted are the English ones
 
 
 def run(env: dict[str, str], *args: object) -> tuple[int, str]:

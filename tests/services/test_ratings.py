@@ -26,7 +26,7 @@ from turnir.errors import ConflictError, UserError
 from turnir.services.common import TournamentFormat
 from turnir.services.queries import audit_log
 from turnir.services.rating_queries import player_rating, tournament_rating_report
-from turnir.services.rating_reports import ReportStatus
+from turnir.services.rating_reports import SubmissionStatus
 from turnir.services.rating_terms import set_rating_terms, tournament_rating_terms
 from turnir.services.ratings import (
     SubmitStatus,
@@ -69,7 +69,7 @@ def test_rule_R1_eight_player_example_through_the_database(db: Database) -> None
     answer = submit_tournament(db, tid, actor=HEAD)
     assert answer.status is SubmitStatus.NEW and answer.replayed == 0
     report = answer.report
-    assert report.status is ReportStatus.SUBMITTED and report.version == 1
+    assert report.status is SubmissionStatus.SUBMITTED and report.version == 1
     assert report.rated_format is RatedFormat.DRAFT_4_BOOSTERS
     assert report.professional_rt == Fraction("138.9") and report.professional_k == Fraction(7, 5)
     assert [line.person.name for line in report.lines] == EIGHT_NAMES
@@ -201,13 +201,13 @@ def test_rule_J8_preview_writes_nothing_and_matches_the_submission(db: Database)
     preview = preview_tournament(db, tid)
     assert snapshot(db) == before
     assert preview.status is SubmitStatus.NEW
-    assert preview.report.status is ReportStatus.PREVIEW and preview.report.version == 0
-    assert tournament_rating_report(db, tid).status is ReportStatus.PREVIEW
+    assert preview.report.status is SubmissionStatus.PREVIEW and preview.report.version == 0
+    assert tournament_rating_report(db, tid).status is SubmissionStatus.PREVIEW
     submitted = submit_tournament(db, tid, actor=HEAD)
     assert [line.change for line in preview.report.lines] == [
         line.change for line in submitted.report.lines]
     assert [line.person for line in preview.changed] == [line.person for line in submitted.changed]
-    assert tournament_rating_report(db, tid).status is ReportStatus.SUBMITTED
+    assert tournament_rating_report(db, tid).status is SubmissionStatus.SUBMITTED
 
 
 def test_rule_J8_submitting_twice_changes_nothing(db: Database) -> None:

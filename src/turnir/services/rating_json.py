@@ -10,11 +10,11 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from turnir.domain.ratings import RatingChange
+from turnir.domain.ratings import RatingChange, exact_text
 from turnir.services.rating_queries import HistoryLine, Leaderboard, PlayerRatingProfile
 from turnir.services.rating_reports import TournamentRatingReport
 from turnir.services.ratings import RatingDiffLine, RatingSubmission, ReplayResult
-from turnir.storage.ratings import PersonRef, exact_text
+from turnir.storage.ratings import PersonRef
 
 
 def _money(value: Decimal | None) -> str | None:

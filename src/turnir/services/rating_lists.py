@@ -19,25 +19,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sqlalchemy import Connection, insert, select
-
-from turnir.domain.ratings import hundredths, to_rating
-from turnir.domain.text import NAME_LEN, PLACE_LEN, BadTextError, clean_name
-from turnir.errors import UserError
+from turnir.domain.ratings import hundredths
+from turnir.domain.text import NAME_LEN, PLACE_LEN, BadTextError, clean_name, name_key
+from turnir.errors import Term, UserError
 from turnir.formats.rating_list import RatingListLine
-from turnir.services.common import changing
+from turnir.services.common import Database, Tx, changing, reading
 from turnir.services.ratings import ReplayResult, rebuild
-from turnir.storage.database import Database
-from turnir.storage.mappers import Progress, name_key
+from turnir.storage.mappers import Progress
+from turnir.storage.rating_reads import listed_ratings
 from turnir.storage.ratings import (
     Pair,
-    chunks,
+    known_people,
     load_settings,
     lock_rating_book,
+    new_person,
     replace_base,
 )
-from turnir.storage.tables import people
-from turnir.storage.tables_ratings import rating_current
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,20 +61,14 @@ def _checked(line: RatingListLine, index: int) -> RatingListLine:
                        club=clean_name(line.club, field="club", max_len=PLACE_LEN,
                                        required=False))
     except BadTextError as error:
-        raise BadTextError(f"line {index}: {error.message}", field=error.field) from None
+        raise BadTextError("line {line}: {error}", field=error.field, line=index,
+                           error=error) from None
 
 
-def _match(conn: Connection, lines: Sequence[RatingListLine], change_at: datetime
+def _match(conn: Tx, lines: Sequence[RatingListLine], change_at: datetime
            ) -> tuple[list[int], int]:
     """The person of each line (created when unknown) and how many were created."""
-    keys = sorted({name_key(line.name) for line in lines})
-    known: dict[tuple[str, str], list[int]] = {}
-    for part in chunks(keys):
-        for pid, key, city in conn.execute(
-            select(people.c.id, people.c.name_key, people.c.city)
-            .where(people.c.name_key.in_(part)).order_by(people.c.id)
-        ):
-            known.setdefault((key, city), []).append(pid)
+    known = known_people(conn, (name_key(line.name) for line in lines))
     persons: list[int] = []
     created = 0
     seen: dict[int, int] = {}
@@ -85,31 +76,32 @@ def _match(conn: Connection, lines: Sequence[RatingListLine], change_at: datetim
         key = (name_key(line.name), line.city)
         found = known.get(key, [])
         if len(found) > 1:
-            raise UserError(f"line {index}: {line.name} ({line.city or 'no city'}) matches "
-                            f"several people: #{', #'.join(map(str, found))}",
-                            code="ambiguous_person")
+            raise UserError("line {line}: {name} ({city}) matches several people: #{numbers}",
+                            code="ambiguous_person", line=index, name=line.name,
+                            city=line.city or Term("no city"),
+                            numbers=", #".join(map(str, found)))
         if found:
             person = found[0]
         else:
-            person = int(conn.execute(insert(people).values(
-                name=line.name, name_key=key[0], city=line.city, club=line.club,
-                created_at=change_at).returning(people.c.id)).scalar_one())
+            person = new_person(conn, name=line.name, city=line.city, club=line.club,
+                                at=change_at)
             known[key] = [person]
             created += 1
         if person in seen:
-            raise UserError(f"line {index}: {line.name} ({line.city or 'no city'}) is already "
-                            f"listed on line {seen[person]}", code="duplicate_player")
+            raise UserError("line {line}: {name} ({city}) is already listed on line {first}",
+                            code="duplicate_player", line=index, name=line.name,
+                            city=line.city or Term("no city"), first=seen[person])
         seen[person] = index
         persons.append(person)
     return persons, created
 
 
 def import_rating_list(db: Database, lines: Sequence[RatingListLine], *, actor: str,
-                       replace_all: bool = False, source: str = "the list",
+                       replace_all: bool = False, source: str = Term("the list"),
                        progress: Progress | None = None) -> RatingImport:
     """Load a rating list as the base and replay the history on it (see the module docstring)."""
     if not lines:
-        raise UserError(f"{source} lists nobody", code="bad_file")
+        raise UserError("{source} lists nobody", code="bad_file", source=source)
     lines = [_checked(line, index) for index, line in enumerate(lines, start=1)]
     with changing(db, None, actor) as change:
         conn = change.conn
@@ -133,15 +125,7 @@ def import_rating_list(db: Database, lines: Sequence[RatingListLine], *, actor: 
 
 def export_rating_list(db: Database) -> list[RatingListLine]:
     """Everyone's current ratings, strongest professional first (then by name)."""
-    c = rating_current.c
-    with db.read() as conn:
-        rows = conn.execute(
-            select(people.c.name, people.c.city, people.c.club, c.professional, c.warlock,
-                   c.tournaments)
-            .join(people, people.c.id == c.person_id)
-            .order_by(c.professional.desc(), people.c.name_key, people.c.id)
-        ).all()
-    return [RatingListLine(name=name, city=city, club=club, professional=to_rating(pro),
-                           warlock=None if war is None else to_rating(war),
-                           tournaments=count)
-            for name, city, club, pro, war, count in rows]
+    with reading(db) as tx:
+        rows = listed_ratings(tx)
+    return [RatingListLine(name=r.name, city=r.city, club=r.club, professional=r.professional,
+                           warlock=r.warlock, tournaments=r.tournaments) for r in rows]

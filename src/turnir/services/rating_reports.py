@@ -16,8 +16,6 @@ from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 
-from sqlalchemy import Connection, RowMapping
-
 from turnir.domain.ratings import (
     PlayerRating,
     PrizeSplit,
@@ -32,24 +30,26 @@ from turnir.domain.ratings import (
     split_prize_fund,
     to_rating,
 )
+from turnir.domain.ratings.terms import RatingTerms
 from turnir.errors import InvariantError, NotFoundError
-from turnir.services.rating_terms import RatingTerms, load_terms
-from turnir.storage.mappers import tournament_row
+from turnir.services.common import Tx
+from turnir.storage.rating_events import load_terms, rated_event
 from turnir.storage.ratings import (
     PersonRef,
+    Submission,
     entry_numbers,
     load_settings,
     people_by_id,
     report_values,
-    stored_row,
     stored_tournament,
     stored_values,
-    utc,
+    submission,
 )
 
 
-class ReportStatus(StrEnum):
-    """Whether the report is a preview or what the rating book holds."""
+class SubmissionStatus(StrEnum):
+    """Whether a rating report is a preview of a submission or what the rating book holds
+    (not to be confused with ``turnir.services.ratings.SubmitStatus``, what a submission did)."""
 
     PREVIEW = "preview"
     """Not submitted yet, or submitted and changed since: what a submission would store."""
@@ -78,7 +78,7 @@ class TournamentRatingReport:
 
     tournament_id: int
     tournament_name: str
-    status: ReportStatus
+    status: SubmissionStatus
     rated_format: RatedFormat
     ended_at: datetime
     participants: int
@@ -101,15 +101,15 @@ class TournamentRatingReport:
     tournament never submitted."""
 
 
-def build_report(conn: Connection, tournament: RatedTournament, report: RatingReport,
-                 terms: RatingTerms, numbers: Mapping[int, int], *, status: ReportStatus,
-                 stored: RowMapping | None) -> TournamentRatingReport:
+def build_report(conn: Tx, tournament: RatedTournament, report: RatingReport,
+                 terms: RatingTerms, numbers: Mapping[int, int], *, status: SubmissionStatus,
+                 stored: Submission | None) -> TournamentRatingReport:
     """The report record from the domain's report and the tournament's terms."""
     tid = int(tournament.id)
     ended_at = tournament.ended_at
     if not isinstance(ended_at, datetime):
         raise InvariantError("a stored tournament ends at a time")
-    name = str(tournament_row(conn, tid)["name"])
+    name = rated_event(conn, tid).name
     persons = people_by_id(conn, (int(p) for p in tournament.players))
     fund = terms.fund(tournament.size)
     prizes = {int(a.player): a for a in award_prizes(tournament, fund)} if fund is not None \
@@ -128,13 +128,13 @@ def build_report(conn: Connection, tournament: RatedTournament, report: RatingRe
         warlock_k=report.warlock_k, professional_rt=report.professional_rt,
         warlock_rt=report.warlock_rt, lines=tuple(lines), prize_fund=fund,
         prize_split=None if fund is None else split_prize_fund(fund),
-        submitted_at=None if stored is None else utc(stored["submitted_at"]),
-        submitted_by=None if stored is None else stored["submitted_by"],
-        version=0 if stored is None else int(stored["version"]),
+        submitted_at=None if stored is None else stored.at,
+        submitted_by=None if stored is None else stored.by,
+        version=0 if stored is None else stored.version,
     )
 
 
-def recompute_stored(conn: Connection, tournament_id: int, settings: RatingSettings
+def recompute_stored(conn: Tx, tournament_id: int, settings: RatingSettings
                      ) -> tuple[RatedTournament, RatingReport] | None:
     """The stored tournament and its report recomputed from the stored ratings before; ``None``
     when it was never submitted."""
@@ -153,15 +153,15 @@ def recompute_stored(conn: Connection, tournament_id: int, settings: RatingSetti
     return tournament, report
 
 
-def stored_report(conn: Connection, tournament_id: int) -> TournamentRatingReport:
+def stored_report(conn: Tx, tournament_id: int) -> TournamentRatingReport:
     """The report of a submitted tournament as the rating book holds it."""
     settings, _ = load_settings(conn)
     found = recompute_stored(conn, tournament_id, settings)
     if found is None:
-        name = tournament_row(conn, tournament_id)["name"]
-        raise NotFoundError(f"the tournament {name!r} has not been submitted to the rating "
-                            "database", code="not_rated")
+        raise NotFoundError("the tournament {name!r} has not been submitted to the rating "
+                            "database", code="not_rated",
+                            name=rated_event(conn, tournament_id).name)
     tournament, report = found
     numbers = entry_numbers(conn, [tournament_id])[tournament_id]
     return build_report(conn, tournament, report, load_terms(conn, tournament_id), numbers,
-                        status=ReportStatus.SUBMITTED, stored=stored_row(conn, tournament_id))
+                        status=SubmissionStatus.SUBMITTED, stored=submission(conn, tournament_id))

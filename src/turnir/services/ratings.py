@@ -31,8 +31,6 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping, select
-
 from turnir.domain.limits import MAX_PLAYER_NUMBER, check_number
 from turnir.domain.ratings import (
     Participant,
@@ -41,26 +39,26 @@ from turnir.domain.ratings import (
     RatingReport,
     RatingSettings,
     WarlockFirstTournament,
+    exact_text,
+    parse_exact,
     preview,
     replay,
     replay_changes,
     to_rating,
 )
-from turnir.errors import ConflictError, UserError
-from turnir.services.common import Status, changing
+from turnir.domain.ratings.terms import RatingTerms
+from turnir.domain.text import name_key
+from turnir.errors import ConflictError, Term, UserError
+from turnir.services.common import Database, Tx, changing, reading
 from turnir.services.rating_reports import (
-    ReportStatus,
+    SubmissionStatus,
     TournamentRatingReport,
     build_report,
     stored_report,
 )
-from turnir.services.rating_terms import (
-    RatingTerms,
-    disqualified_without_prizes,
-    load_terms,
-)
-from turnir.storage.database import Database
-from turnir.storage.mappers import Progress, load_tournament, name_key, tournament_row
+from turnir.services.rating_terms import disqualified_without_prizes
+from turnir.storage.mappers import Progress, load_tournament
+from turnir.storage.rating_events import entry_people, head_judge, load_terms, rated_event
 from turnir.storage.ratings import (
     HistoryValues,
     Pair,
@@ -69,14 +67,12 @@ from turnir.storage.ratings import (
     chunks,
     current_pairs,
     entry_numbers,
-    exact_text,
     last_key,
     load_base,
     load_history,
     load_settings,
     lock_rating_book,
     pair_of,
-    parse_exact,
     people_by_id,
     recount_tournaments,
     replace_history,
@@ -84,16 +80,14 @@ from turnir.storage.ratings import (
     save_settings,
     save_tournament,
     settings_json,
-    stored_row,
     stored_tournament,
     stored_values,
+    submission,
     update_warlock_k,
-    utc,
+    warlock_coefficients,
     write_current,
 )
 from turnir.storage.repositories import Change
-from turnir.storage.tables import entries, judges
-from turnir.storage.tables_ratings import rating_tournaments
 
 _REPLAY_CHUNK = 250
 """Tournaments replayed between two progress reports."""
@@ -157,54 +151,55 @@ class ReplayResult:
 # ----- building the rated tournament -------------------------------------------------------
 
 
-def rated_tournament(conn: Connection, tournament_id: int, terms: RatingTerms
+def rated_tournament(conn: Tx, tournament_id: int, terms: RatingTerms
                      ) -> tuple[RatedTournament, dict[int, int]]:
     """The tournament as the rating book sees it, with person -> entry number; refused with the
     reason when it is not finished or not rated (C-2, R-6)."""
-    row = tournament_row(conn, tournament_id)
-    name = row["name"]
-    if row["status"] != Status.FINISHED or row["finished_at"] is None:
-        raise ConflictError(f"the tournament {name!r} is not finished; only a finished "
-                            "tournament goes to the rating database (J-8)", code="not_finished")
+    event = rated_event(conn, tournament_id)
+    name = event.name
+    if not event.finished or event.finished_at is None:
+        raise ConflictError("the tournament {name!r} is not finished; only a finished "
+                            "tournament goes to the rating database (J-8)", code="not_finished",
+                            name=name)
     if terms.rated_format is RatedFormat.STARTER_CONSTRUCTED:
-        raise UserError(f"the tournament {name!r} is starter constructed, which does not change "
-                        "the ratings (C-2, R-6)", code="unrated_tournament")
+        raise UserError("the tournament {name!r} is starter constructed, which does not change "
+                        "the ratings (C-2, R-6)", code="unrated_tournament", name=name)
     t = load_tournament(conn, tournament_id)
     played = {number for rnd in t.rounds for line in rnd.pairings
               for number in (line.a, line.b) if number is not None}
     places = [number for number in t.final_places() if number in played]
     if len(places) < 4:
-        raise UserError(f"the tournament {name!r} has {len(places)} participants; a rated "
+        raise UserError("the tournament {name!r} has {count} participants; a rated "
                         "tournament needs at least 4 (C-1, D-1, R-6)",
-                        code="unrated_tournament")
-    persons = dict(conn.execute(select(entries.c.number, entries.c.person_id)
-                                .where(entries.c.tournament_id == tournament_id)).all())
-    missing = [number for number in places if persons.get(number) is None]
+                        code="unrated_tournament", name=name, count=len(places))
+    persons = {number: person for number, person in entry_people(conn, tournament_id).items()
+               if person is not None}
+    missing = [number for number in places if number not in persons]
     if missing:
-        raise UserError(f"player(s) #{', #'.join(map(str, missing))} of {name!r} are not linked "
-                        "to a person", code="no_person")
+        raise UserError("players not linked to a person in {name!r}: #{numbers}",
+                        code="no_person", name=name, numbers=", #".join(map(str, missing)))
     dq = disqualified_without_prizes(conn, terms)
     tournament = RatedTournament(
-        id=tournament_id, ended_at=utc(row["finished_at"]), format=terms.rated_format,
+        id=tournament_id, ended_at=event.finished_at, format=terms.rated_format,
         professional_k=terms.professional_k,
-        participants=tuple(Participant(int(persons[number]), place,
+        participants=tuple(Participant(persons[number], place,
                                        disqualified_without_prizes=number in dq)
                            for place, number in enumerate(places, start=1)))
-    return tournament, {int(persons[number]): number for number in places}
+    return tournament, {persons[number]: number for number in places}
 
 
-def check_head_judge(conn: Connection, tournament_id: int, actor: str) -> None:
+def check_head_judge(conn: Tx, tournament_id: int, actor: str) -> None:
     """Only the tournament's head judge submits it to the rating database (J-8)."""
-    head = conn.execute(select(judges.c.name, judges.c.name_key).where(
-        judges.c.tournament_id == tournament_id, judges.c.role == "head_judge")).first()
-    name = tournament_row(conn, tournament_id)["name"]
+    head = head_judge(conn, tournament_id)
+    name = rated_event(conn, tournament_id).name
     if head is None:
-        raise UserError(f"the tournament {name!r} has no head judge; only its head judge "
-                        "submits it to the rating database (J-8)", code="no_head_judge")
-    if head[1] != name_key(actor):
-        raise UserError(f"only the head judge of {name!r}, {head[0]}, submits it to the rating "
-                        f"database (J-8); {actor} is not the head judge",
-                        code="not_head_judge")
+        raise UserError("the tournament {name!r} has no head judge; only its head judge "
+                        "submits it to the rating database (J-8)", code="no_head_judge",
+                        name=name)
+    if head.name_key != name_key(actor):
+        raise UserError("only the head judge of {name!r}, {head}, submits it to the rating "
+                        "database (J-8); {actor} is not the head judge",
+                        code="not_head_judge", name=name, head=head.name, actor=actor)
 
 
 # ----- the plan: what a submission or a replay does ----------------------------------------
@@ -227,7 +222,7 @@ def _order(tournament: RatedTournament) -> tuple[Any, int]:
     return (tournament.ended_at, int(tournament.id))
 
 
-def _append_plan(conn: Connection, tournament: RatedTournament, settings: RatingSettings
+def _append_plan(conn: Tx, tournament: RatedTournament, settings: RatingSettings
                  ) -> _Plan:
     """The fast path: a new tournament that ended after every rated one."""
     players = [int(p) for p in tournament.players]
@@ -239,7 +234,7 @@ def _append_plan(conn: Connection, tournament: RatedTournament, settings: Rating
     return _Plan([(tournament, report)], old, new, players)
 
 
-def _replay_plan(conn: Connection, settings: RatingSettings, *,
+def _replay_plan(conn: Tx, settings: RatingSettings, *,
                  corrected: RatedTournament | None, progress: Progress | None) -> _Plan:
     """Replay the history from the first tournament whose position or content changes
     (everything when ``corrected`` is ``None``)."""
@@ -277,7 +272,7 @@ def _replay_plan(conn: Connection, settings: RatingSettings, *,
     return _Plan(reports, old, new, list(touched))
 
 
-def _diffs(conn: Connection, plan: _Plan) -> tuple[RatingDiffLine, ...]:
+def _diffs(conn: Tx, plan: _Plan) -> tuple[RatingDiffLine, ...]:
     changed = [p for p in plan.touched if plan.old.get(p) != plan.new.get(p)]
     persons = people_by_id(conn, changed)
 
@@ -297,14 +292,13 @@ def _diffs(conn: Connection, plan: _Plan) -> tuple[RatingDiffLine, ...]:
     return tuple(lines)
 
 
-def _write(conn: Connection, plan: _Plan, *, submitted: RatedTournament | None,
+def _write(conn: Tx, plan: _Plan, *, submitted: RatedTournament | None,
            numbers: Mapping[int, int], change: Change, progress: Progress | None) -> int:
     """Store the plan: the submitted tournament's row, every tournament's rows that differ,
     the current ratings; returns the number of tournaments rewritten."""
     ids = [int(t.id) for t, _ in plan.reports]
     stored = stored_values(conn, ids)
-    warlock_k = dict(conn.execute(select(rating_tournaments.c.tournament_id,
-                                         rating_tournaments.c.warlock_k)).all()) if ids else {}
+    warlock_k = warlock_coefficients(conn) if ids else {}
     changed_ids = []
     pending: list[tuple[int, list[HistoryValues]]] = []
     coefficients: dict[int, Fraction] = {}
@@ -339,10 +333,10 @@ def _write(conn: Connection, plan: _Plan, *, submitted: RatedTournament | None,
     return len(changed_ids)
 
 
-def _changes_json(report: RatingReport) -> list[list[Any]]:
+def _rows_json(values: Sequence[HistoryValues]) -> list[list[Any]]:
     """A tournament's stored results for the audit log: person, place, J-4 flag, professional
     before and after, Warlock before and after (hundredths)."""
-    return [[v[0], v[1], v[2], v[3], v[4], v[8], v[9]] for v in report_values(report)]
+    return [[v[0], v[1], v[2], v[3], v[4], v[8], v[9]] for v in values]
 
 
 def _diffs_json(diffs: Sequence[RatingDiffLine]) -> dict[str, Any]:
@@ -364,35 +358,33 @@ class _Submission:
     numbers: dict[int, int]
     terms: RatingTerms
     plan: _Plan | None
-    stored: RowMapping | None
 
 
-def _prepare(conn: Connection, tournament_id: int, settings: RatingSettings,
+def _prepare(conn: Tx, tournament_id: int, settings: RatingSettings,
              progress: Progress | None) -> _Submission:
     terms = load_terms(conn, tournament_id)
     tournament, numbers = rated_tournament(conn, tournament_id, terms)
     stored = stored_tournament(conn, tournament_id)
-    row = stored_row(conn, tournament_id)
     if stored is not None and stored == tournament:
-        return _Submission(SubmitStatus.UNCHANGED, tournament, numbers, terms, None, row)
+        return _Submission(SubmitStatus.UNCHANGED, tournament, numbers, terms, None)
     last = last_key(conn, excluding=tournament_id)
     if stored is None and (last is None or _order(tournament) > last):
         plan = _append_plan(conn, tournament, settings)
     else:
         plan = _replay_plan(conn, settings, corrected=tournament, progress=progress)
     status = SubmitStatus.NEW if stored is None else SubmitStatus.CORRECTED
-    return _Submission(status, tournament, numbers, terms, plan, row)
+    return _Submission(status, tournament, numbers, terms, plan)
 
 
-def _answer(conn: Connection, prepared: _Submission, *, written: bool) -> RatingSubmission:
+def _answer(conn: Tx, prepared: _Submission, *, written: bool) -> RatingSubmission:
     tid = int(prepared.tournament.id)
     plan = prepared.plan
     if plan is None:
         return RatingSubmission(SubmitStatus.UNCHANGED, stored_report(conn, tid), 0, ())
     report = next(r for t, r in plan.reports if t.id == tid)
-    status = ReportStatus.SUBMITTED if written else ReportStatus.PREVIEW
+    status = SubmissionStatus.SUBMITTED if written else SubmissionStatus.PREVIEW
     view = build_report(conn, prepared.tournament, report, prepared.terms, prepared.numbers,
-                        status=status, stored=stored_row(conn, tid) if written else None)
+                        status=status, stored=submission(conn, tid) if written else None)
     index = next(i for i, (t, _) in enumerate(plan.reports) if t.id == tid)
     return RatingSubmission(prepared.status, view, len(plan.reports) - index - 1,
                             _diffs(conn, plan))
@@ -401,10 +393,15 @@ def _answer(conn: Connection, prepared: _Submission, *, written: bool) -> Rating
 def preview_tournament(db: Database, tournament_id: int, *,
                        progress: Progress | None = None) -> RatingSubmission:
     """What submitting the tournament would do, without doing it (anyone may look)."""
-    with db.read() as conn:
-        settings, _ = load_settings(conn)
-        prepared = _prepare(conn, tournament_id, settings, progress)
-        return _answer(conn, prepared, written=False)
+    with reading(db) as tx:
+        return preview_in(tx, tournament_id, progress=progress)
+
+
+def preview_in(tx: Tx, tournament_id: int, *,
+               progress: Progress | None = None) -> RatingSubmission:
+    """``preview_tournament`` inside a read transaction the caller holds."""
+    settings, _ = load_settings(tx)
+    return _answer(tx, _prepare(tx, tournament_id, settings, progress), written=False)
 
 
 def submit_tournament(db: Database, tournament_id: int, *, actor: str,
@@ -433,14 +430,15 @@ def submit_tournament(db: Database, tournament_id: int, *, actor: str,
                  "professional_k": exact_text(prepared.tournament.professional_k),
                  "warlock_k": exact_text(report.warlock_k),
                  "ended_at": answer.report.ended_at.isoformat(),
-                 "participants": prepared.tournament.size, "rows": _changes_json(report),
+                 "participants": prepared.tournament.size,
+                 "rows": _rows_json(report_values(report)),
                  "replayed": answer.replayed, "changed": _diffs_json(answer.changed)}
         before = None
         if old is not None and old_values is not None:
             before = {"format": old.format.value,
                       "professional_k": exact_text(old.professional_k),
                       "participants": old.size,
-                      "rows": [[v[0], v[1], v[2], v[3], v[4], v[8], v[9]] for v in old_values]}
+                      "rows": _rows_json(old_values)}
         action = "rating.submit" if old is None else "rating.correct"
         change.log(tournament_id, action, "rated_tournament", tournament_id, before, after)
         return answer
@@ -477,8 +475,8 @@ def replay_ratings(db: Database, *, actor: str,
 
 def rating_settings(db: Database) -> RatingSettings:
     """The rating database's settings (R-5, R-6, J-4; docs/ratings.md)."""
-    with db.read() as conn:
-        return load_settings(conn)[0]
+    with reading(db) as tx:
+        return load_settings(tx)[0]
 
 
 def change_rating_settings(
@@ -498,7 +496,8 @@ def change_rating_settings(
             values["many_participants"] = check_number(
                 many_participants, what="many participants", low=4, high=MAX_PLAYER_NUMBER)
         if three_booster_k is not None:
-            values["three_booster_k"] = parse_exact(three_booster_k, "the 3-booster Warlock K")
+            values["three_booster_k"] = parse_exact(three_booster_k,
+                                                    Term("the 3-booster Warlock K"))
         if warlock_first_tournament is not None:
             values["warlock_first_tournament"] = WarlockFirstTournament(warlock_first_tournament)
         if reset_warlock_on_disqualification is not None:

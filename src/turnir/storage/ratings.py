@@ -45,7 +45,9 @@ from turnir.domain.ratings import (
 )
 from turnir.domain.ratings import exact_text as exact_text  # moved to the domain; kept for now
 from turnir.domain.ratings import parse_exact as parse_exact
+from turnir.errors import Term
 from turnir.storage.direct import DirectStatement
+from turnir.storage.mappers import name_key
 from turnir.storage.tables import people
 from turnir.storage.tables_ratings import (
     rating_base,
@@ -94,7 +96,7 @@ def load_settings(conn: Connection) -> tuple[RatingSettings, int]:
         return DEFAULT_SETTINGS, 0
     return RatingSettings(
         many_participants=row["many_participants"],
-        three_booster_k=parse_exact(row["three_booster_k"], "the 3-booster Warlock K"),
+        three_booster_k=parse_exact(row["three_booster_k"], Term("the 3-booster Warlock K")),
         warlock_first_tournament=WarlockFirstTournament(row["warlock_first_tournament"]),
         reset_warlock_on_disqualification=bool(row["reset_warlock_on_disqualification"]),
     ), int(row["version"])
@@ -127,7 +129,7 @@ def _tournament(row: RowMapping, lines: Iterable[tuple[int, int, bool]]) -> Rate
     return RatedTournament(
         id=int(row["tournament_id"]), ended_at=utc(row["ended_at"]),
         format=RatedFormat(row["rated_format"]),
-        professional_k=parse_exact(row["professional_k"], "the professional K"),
+        professional_k=parse_exact(row["professional_k"], Term("the professional K")),
         participants=tuple(Participant(person, place, disqualified_without_prizes=bool(dq))
                            for person, place, dq in lines),
     )
@@ -137,6 +139,30 @@ def stored_row(conn: Connection, tournament_id: int) -> RowMapping | None:
     return conn.execute(select(rating_tournaments)
                         .where(rating_tournaments.c.tournament_id == tournament_id)
                         ).mappings().first()
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """A rated tournament's last submission (J-8)."""
+
+    at: datetime
+    by: str
+    """The head judge who submitted it."""
+    version: int
+    """1 at the first submission, one more with each correction."""
+
+
+def submission(conn: Connection, tournament_id: int) -> Submission | None:
+    """The tournament's last submission, ``None`` when it was never submitted."""
+    row = stored_row(conn, tournament_id)
+    return None if row is None else Submission(utc(row["submitted_at"]),
+                                               str(row["submitted_by"]), int(row["version"]))
+
+
+def warlock_coefficients(conn: Connection) -> dict[int, str]:
+    """Every rated tournament's stored Warlock K, as its exact text."""
+    return {int(tid): str(k) for tid, k in conn.execute(
+        select(rating_tournaments.c.tournament_id, rating_tournaments.c.warlock_k))}
 
 
 def stored_tournament(conn: Connection, tournament_id: int) -> RatedTournament | None:
@@ -412,6 +438,26 @@ class PersonRef:
     name: str
     city: str
     club: str
+
+
+def known_people(conn: Connection, keys: Iterable[str]) -> dict[tuple[str, str], list[int]]:
+    """The people whose names have one of ``keys`` (``name_key``), per (name key, city), in
+    the order of their numbers."""
+    known: dict[tuple[str, str], list[int]] = {}
+    for part in chunks(sorted(set(keys))):
+        for pid, key, city in conn.execute(
+            select(people.c.id, people.c.name_key, people.c.city)
+            .where(people.c.name_key.in_(part)).order_by(people.c.id)
+        ):
+            known.setdefault((key, city), []).append(pid)
+    return known
+
+
+def new_person(conn: Connection, *, name: str, city: str, club: str, at: datetime) -> int:
+    """A new person; returns the number."""
+    return int(conn.execute(insert(people).values(
+        name=name, name_key=name_key(name), city=city, club=club, created_at=at
+    ).returning(people.c.id)).scalar_one())
 
 
 def people_by_id(conn: Connection, ids: Iterable[int]) -> dict[int, PersonRef]:

@@ -77,6 +77,14 @@ class Bound(StrEnum):
     """The last's value was lowered to -3."""
 
 
+class RatingKind(StrEnum):
+    """Which of the two ratings: the professional (R-1..R-4) or the Warlock (R-5); a
+    leaderboard ranks by one of them."""
+
+    PROFESSIONAL = "professional"
+    WARLOCK = "warlock"
+
+
 @dataclass(frozen=True, slots=True)
 class RatingSettings:
     """Every **Decided** reading of R-5/R-6 and J-4 as a setting with its default."""
