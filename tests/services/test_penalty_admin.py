@@ -41,7 +41,7 @@ from turnir.services.penalty_catalogue import (
     set_infraction,
     set_judging_settings,
 )
-from turnir.services.penalty_report import penalty_report, render_penalty_report
+from turnir.services.penalty_document import penalty_document, render_penalty_document
 from turnir.services.players import list_players
 from turnir.services.queries import audit_log
 from turnir.services.results import GameReport
@@ -184,7 +184,7 @@ def test_report_penalties_section_in_russian_and_english(db: Database) -> None:
     give(db, tid, p4, "aggressive_behaviour", penalty=Penalty.SUSPENSION, judge=HEAD)
     record_technical_result(db, tid, 1, third.table, crystals_a=CrystalCount(3),
                             crystals_b=CrystalCount(8), actor=HEAD)
-    found = penalty_report(db, tid)
+    found = penalty_document(db, tid)
     assert (found.head_judge, found.official, found.rules_level) == (
         HEAD, True, RulesLevel.PROFESSIONAL)
     assert [d.player for d in found.disqualifications] == [p2, p4]
@@ -193,8 +193,8 @@ def test_report_penalties_section_in_russian_and_english(db: Database) -> None:
     assert len(found.suspensions) == 1 and len(found.rulings) == 1
     assert found.counts[p1] == PenaltyCounts(penalty_points=1, warnings=1)
     assert p3 not in found.counts
-    ru = render_penalty_report(found, lang="ru")
-    en = render_penalty_report(found, lang="en")
+    ru = render_penalty_document(found, lang="ru")
+    en = render_penalty_document(found, lang="en")
     for heading in ("## Пенальти: Кубок судей", "### Выданные пенальти", "### Дисквалификации",
                     "### Апелляции", "### Приостановления членства",
                     "### Технические результаты и требования", "### Итог по игрокам (T-6)"):

@@ -26,7 +26,7 @@ from turnir.formats.players_csv import PlayerLine
 from turnir.services.common import RulesLevel
 from turnir.services.judges import JudgeRole, add_judge
 from turnir.services.penalties import list_penalties
-from turnir.services.penalty_report import penalty_report, render_penalty_report
+from turnir.services.penalty_document import penalty_document, render_penalty_document
 from turnir.services.players import drop_player, register_player, register_players
 from turnir.services.queries import audit_log, get_standings
 from turnir.services.results import GameReport
@@ -151,11 +151,11 @@ def test_rule_J4_scenario_disqualified_player_keeps_points_and_is_not_paired(
     standings = get_standings(db, tid).standings
     assert standings.row_of(cheat).points == 3
     assert get_standings(db, tid).tournament.penalties[cheat].match_losses == 1
-    found = penalty_report(db, tid)
+    found = penalty_document(db, tid)
     assert found.without_prizes == {cheat}
     [line] = found.disqualifications
     assert (line.player, line.prize_eligible, line.rating_reset) == (cheat, False, True)
-    assert "rating resets to the newcomer value" in render_penalty_report(found, lang="en")
+    assert "rating resets to the newcomer value" in render_penalty_document(found, lang="en")
 
 
 def test_rule_J4_disqualification_during_a_match_decides_it_at_once(db: Database) -> None:
@@ -169,8 +169,8 @@ def test_rule_J4_disqualification_during_a_match_decides_it_at_once(db: Database
     assert recorded.result.outcome is (MatchOutcome.B_WINS if line.a == 2 else MatchOutcome.A_WINS)
     finish_round(db, tid)
     assert start_round(db, tid, actor=ORGANIZER).round.pairing_of(2) is None
-    assert penalty_report(db, tid).without_prizes == frozenset()
-    assert penalty_report(db, tid).disqualifications[0].prize_eligible
+    assert penalty_document(db, tid).without_prizes == frozenset()
+    assert penalty_document(db, tid).disqualifications[0].prize_eligible
 
 
 def test_rule_J8_scenario_head_judge_may_play_only_at_amateur_with_fewer_than_12(

@@ -13,12 +13,10 @@ the claim again with ``correction=True``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-
-from sqlalchemy import Connection, RowMapping, insert, select
 
 from turnir.domain.penalties import (
     Claim,
@@ -32,15 +30,14 @@ from turnir.domain.penalties import (
 )
 from turnir.domain.results import GameReason, MatchResult
 from turnir.domain.text import NOTE_LEN, clean_text
-from turnir.errors import UserError
-from turnir.services.common import changing, refuse_when_finished
+from turnir.errors import Term, UserError
+from turnir.services.common import Database, Tx, changing, reading, refuse_when_finished
 from turnir.services.judging import ActingJudge, acting_judge
 from turnir.services.results import GameReport, RecordedResult, record_result_in
-from turnir.storage.database import Database
 from turnir.storage.mappers import tournament_row
+from turnir.storage.penalties_repo import insert_ruling, ruling_rows
 from turnir.storage.penalty_rows import judging_settings_of
 from turnir.storage.repositories import Change, entry_by_ref, match_row, round_row
-from turnir.storage.tables_penalties import game_rulings
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +78,7 @@ class GameRulingView:
                 "note": self.note, "at": self.at.isoformat()}
 
 
-def _ruling(row: RowMapping) -> GameRulingView:
+def _ruling(row: Mapping[Any, Any]) -> GameRulingView:
     crystals = (None if row["crystals_a"] is None
                 else (int(row["crystals_a"]), int(row["crystals_b"])))
     return GameRulingView(
@@ -96,14 +93,12 @@ def _ruling(row: RowMapping) -> GameRulingView:
     )
 
 
-def rulings_in(conn: Connection, tournament_id: int) -> list[GameRulingView]:
-    return [_ruling(r) for r in conn.execute(
-        select(game_rulings).where(game_rulings.c.tournament_id == tournament_id)
-        .order_by(game_rulings.c.id)).mappings()]
+def rulings_in(conn: Tx, tournament_id: int) -> list[GameRulingView]:
+    return [_ruling(r) for r in ruling_rows(conn, tournament_id)]
 
 
 def list_rulings(db: Database, tournament_id: int) -> list[GameRulingView]:
-    with db.read() as conn:
+    with reading(db) as conn:
         tournament_row(conn, tournament_id)
         return rulings_in(conn, tournament_id)
 
@@ -115,7 +110,7 @@ class RulingOutcome:
     """The match result recorded with the ruled game; ``None`` for a refused claim."""
 
 
-def _line(conn: Connection, tournament_id: int, round_number: int, table: int) -> RowMapping:
+def _line(conn: Tx, tournament_id: int, round_number: int, table: int) -> Mapping[Any, Any]:
     rnd = round_row(conn, tournament_id, round_number)
     return match_row(conn, rnd["id"], round_number, table)
 
@@ -135,15 +130,12 @@ def _record_match(change: Change, tournament_id: int, round_number: int, table: 
 def _store(change: Change, tournament_id: int, round_number: int, table: int, game: int,
            acting: ActingJudge, explanation: Text, note: str, **values: Any) -> GameRulingView:
     conn = change.conn
-    ruling_id = int(conn.execute(insert(game_rulings).values(
-        tournament_id=tournament_id, round=round_number, table_no=table, game=game,
+    view = _ruling(insert_ruling(
+        conn, tournament_id=tournament_id, round=round_number, table_no=table, game=game,
         judge_id=acting.id, judge_name=acting.name, explanation_ru=explanation.ru[:500],
         explanation_en=explanation.en[:500],
         note=clean_text(note, field="note", max_len=NOTE_LEN), at=change.at,
-        actor=change.actor, **values,
-    ).returning(game_rulings.c.id)).scalar_one())
-    row = conn.execute(select(game_rulings).where(game_rulings.c.id == ruling_id)).mappings()
-    view = _ruling(row.one())
+        actor=change.actor, **values))
     change.log(tournament_id, f"game.{view.kind}", "pairing", f"{round_number}.{table}", None,
                view.as_json())
     return view
@@ -162,7 +154,7 @@ def record_technical_result(
         row = tournament_row(conn, tournament_id)
         refuse_when_finished(row)
         acting = acting_judge(conn, tournament_id, judge or actor,
-                              what="record a technical result")
+                              what=Term("record a technical result"))
         _line(conn, tournament_id, round_number, table)
         margin = judging_settings_of(conn, tournament_id, row["rules_level"]).technical_margin
         tech = technical_result(crystals_a, crystals_b, judge=acting.judge, margin=margin)
@@ -188,12 +180,12 @@ def decide_time_out_claim(
         conn = change.conn
         row = tournament_row(conn, tournament_id)
         refuse_when_finished(row)
-        acting = acting_judge(conn, tournament_id, judge or actor, what="decide claims")
+        acting = acting_judge(conn, tournament_id, judge or actor, what=Term("decide claims"))
         line = _line(conn, tournament_id, round_number, table)
         number = entry_by_ref(conn, tournament_id, claimant)["number"]
         if number not in (line["a"], line["b"]):
-            raise UserError(f"player #{number} does not play at round {round_number} table "
-                            f"{table}", code="bad_claim")
+            raise UserError("player #{number} does not play at round {round} table {table}",
+                            code="bad_claim", number=number, round=round_number, table=table)
         side = Side.A if number == line["a"] else Side.B
         ruling = decide_claim(Claim(side, kind), granted=granted, judge=acting.judge, note=note)
         recorded = None

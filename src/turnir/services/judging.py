@@ -10,20 +10,20 @@ a name that is not a judge of the tournament is refused with a hint to add them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
-from sqlalchemy import Connection, RowMapping, select
-
-from turnir.domain.penalties import Judge, JudgeRole, RulesLevel
-from turnir.domain.text import NAME_LEN, clean_name
-from turnir.errors import UserError
-from turnir.services.common import utc_now
-from turnir.services.judges import JudgeRole as Role
+from turnir.domain.model import RulesLevel
+from turnir.domain.model import StaffRole as Role
+from turnir.domain.penalties import Judge, JudgeRole
+from turnir.domain.text import NAME_LEN, clean_name, name_key
+from turnir.errors import Term, UserError
+from turnir.services.common import Tx, utc_now
 from turnir.services.judges import NotStaffError
-from turnir.storage.mappers import name_key
+from turnir.storage.penalties_repo import judges_named, staff_with_role
 from turnir.storage.staff_rows import account_rows
-from turnir.storage.tables import judges
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,7 @@ class ActingJudge:
                      official_representative=self.official_representative)
 
 
-def level_of(row: RowMapping) -> RulesLevel:
+def level_of(row: Mapping[Any, Any]) -> RulesLevel:
     """The tournament row's rules level as the domain sees it (J-7)."""
     return RulesLevel(row["rules_level"])
 
@@ -60,28 +60,25 @@ def today() -> date:
 _PREFERENCE = (Role.HEAD_JUDGE, Role.FLOOR_JUDGE, Role.ORGANIZER)
 
 
-def _as_acting(row: RowMapping) -> ActingJudge:
+def _as_acting(row: Mapping[Any, Any]) -> ActingJudge:
     return ActingJudge(row["id"], row["name"], Role(row["role"]),
                        bool(row["official_representative"]))
 
 
-def roles_of(conn: Connection, tournament_id: int, name: str, *,
+def roles_of(conn: Tx, tournament_id: int, name: str, *,
              account_id: int | None = None) -> list[ActingJudge]:
     """Every role ``name`` has in the tournament, head judge first; with ``account_id``, the
     roles of the staff rows linked to that web account instead (names do not count)."""
     if account_id is not None:
         rows = account_rows(conn, tournament_id, account_id)
     else:
-        rows = list(conn.execute(
-            select(judges).where(judges.c.tournament_id == tournament_id,
-                                 judges.c.name_key == name_key(clean_name(
-                                     name, field="judge's name", max_len=NAME_LEN)))
-        ).mappings())
+        rows = judges_named(conn, tournament_id,
+                            clean_name(name, field="judge's name", max_len=NAME_LEN))
     found = [_as_acting(row) for row in rows]
     return sorted(found, key=lambda j: _PREFERENCE.index(j.role))
 
 
-def acting_judge(conn: Connection, tournament_id: int, name: str, *, what: str,
+def acting_judge(conn: Tx, tournament_id: int, name: str, *, what: str,
                  roles: tuple[Role, ...] = (Role.HEAD_JUDGE, Role.FLOOR_JUDGE),
                  account_id: int | None = None) -> ActingJudge:
     """The judge ``name`` acting in one of ``roles``; refused with the reason otherwise.
@@ -93,35 +90,50 @@ def acting_judge(conn: Connection, tournament_id: int, name: str, *, what: str,
     for acting in found:
         if acting.role in roles:
             return acting
-    allowed = " or ".join(r.value.replace("_", " ") for r in roles)
+    allowed = _ALLOWED.get(roles) or " or ".join(r.value.replace("_", " ") for r in roles)
     if account_id is not None and not found:
-        raise NotStaffError(f"you have no role in tournament #{tournament_id}; only its "
-                            f"{allowed} may {what}")
+        raise NotStaffError("you have no role in tournament #{tournament}; only its {allowed} "
+                            "may {what}", tournament=tournament_id, allowed=allowed, what=what)
     if found:
-        has = ", ".join(a.role.value.replace("_", " ") for a in found)
-        raise UserError(f"{found[0].name} is {has} of this tournament; only the {allowed} may "
-                        f"{what}", code="not_allowed")
-    raise UserError(f"{' '.join(name.split())!r} is not a judge of this tournament; only the "
-                    f"{allowed} may {what} (add them with `turnir judge add`)",
-                    code="not_a_judge")
+        has = tuple(a.role for a in found)
+        raise UserError("{name} is {roles} of this tournament; only the {allowed} may {what}",
+                        code="not_allowed", name=found[0].name,
+                        roles=_HAS.get(has) or ", ".join(r.value.replace("_", " ") for r in has),
+                        allowed=allowed, what=what)
+    raise UserError("{name!r} is not a judge of this tournament; only the {allowed} may {what} "
+                    "(an organizer adds judges to the tournament's staff first)",
+                    code="not_a_judge", name=" ".join(name.split()), allowed=allowed, what=what)
 
 
-def head_judge(conn: Connection, tournament_id: int) -> ActingJudge | None:
-    row = conn.execute(
-        select(judges).where(judges.c.tournament_id == tournament_id,
-                             judges.c.role == Role.HEAD_JUDGE.value)
-    ).mappings().first()
+_ALLOWED: dict[tuple[Role, ...], Term] = {
+    (Role.HEAD_JUDGE, Role.FLOOR_JUDGE): Term("head judge or floor judge"),
+    (Role.HEAD_JUDGE,): Term("head judge"),
+    (Role.ORGANIZER, Role.HEAD_JUDGE): Term("organizer or head judge"),
+}
+"""Who may act, in words, for the role sets the penalty services ask for."""
+
+_HAS: dict[tuple[Role, ...], Term] = {
+    (Role.ORGANIZER,): Term("organizer"),
+    (Role.FLOOR_JUDGE,): Term("floor judge"),
+    (Role.HEAD_JUDGE,): Term("head judge"),
+    (Role.FLOOR_JUDGE, Role.ORGANIZER): Term("floor judge, organizer"),
+}
+"""The roles a person has who may not act (in ``_PREFERENCE`` order), in words."""
+
+
+def head_judge(conn: Tx, tournament_id: int) -> ActingJudge | None:
+    row = staff_with_role(conn, tournament_id, Role.HEAD_JUDGE.value)
     return None if row is None else _as_acting(row)
 
 
-def confirming_head_judge(conn: Connection, tournament_id: int, name: str) -> ActingJudge:
+def confirming_head_judge(conn: Tx, tournament_id: int, name: str) -> ActingJudge:
     """The head judge named as confirming a deviation (J-7)."""
     head = head_judge(conn, tournament_id)
     if head is None:
         raise UserError("the tournament has no head judge to confirm a deviation (J-7)",
                         code="no_head_judge")
     if name_key(name) != name_key(head.name):
-        raise UserError(f"{' '.join(name.split())!r} is not the head judge ({head.name}); only "
-                        "the head judge confirms a deviation from the guide (J-7)",
-                        code="not_head_judge")
+        raise UserError("{name!r} is not the head judge ({head}); only the head judge confirms "
+                        "a deviation from the guide (J-7)", code="not_head_judge",
+                        name=" ".join(name.split()), head=head.name)
     return head

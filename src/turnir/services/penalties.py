@@ -17,19 +17,18 @@ gives one penalty.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping, select
-
+from turnir.domain.model import RulesLevel
 from turnir.domain.penalties import (
     GivenAt,
     Moment,
     Penalty,
     PenaltyRecord,
     PenaltyStatus,
-    RulesLevel,
     Text,
     check_may_suspend,
     effects,
@@ -37,8 +36,15 @@ from turnir.domain.penalties import (
 )
 from turnir.domain.penalties import give_penalty as domain_give_penalty
 from turnir.domain.text import NOTE_LEN, clean_text
-from turnir.errors import ConflictError, NotFoundError, UserError
-from turnir.services.common import changing, refuse_when_finished, touch_tournament
+from turnir.errors import ConflictError, NotFoundError, Term, UserError
+from turnir.services.common import (
+    Database,
+    Tx,
+    changing,
+    reading,
+    refuse_when_finished,
+    touch_tournament,
+)
 from turnir.services.judging import (
     acting_judge,
     confirming_head_judge,
@@ -48,8 +54,8 @@ from turnir.services.penalty_effects import land, player_pairings, register_susp
 from turnir.services.penalty_losses import disqualify_player
 from turnir.services.results import RecordedResult
 from turnir.services.suspensions import find_person
-from turnir.storage.database import Database
 from turnir.storage.mappers import tournament_row
+from turnir.storage.penalties_repo import person_entries, player_name, player_names
 from turnir.storage.penalty_rows import (
     insert_penalty,
     load_catalogue,
@@ -66,7 +72,6 @@ from turnir.storage.repositories import (
     store_answer,
     stored_answer,
 )
-from turnir.storage.tables import entries, tournaments
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,10 +142,10 @@ class PenaltyView:
         }
 
 
-def penalty_view(row: RowMapping, player_name: str) -> PenaltyView:
+def penalty_view(row: Mapping[Any, Any], name: str) -> PenaltyView:
     record = record_from_row(row)
     return PenaltyView(
-        seq=record.id, player=record.player, player_name=player_name, reason=record.reason,
+        seq=record.id, player=record.player, player_name=name, reason=record.reason,
         reason_name=Text(row["reason_ru"], row["reason_en"]), penalty=record.penalty,
         guide_penalty=record.guide_penalty, given_at=record.given_at,
         explanation=record.explanation, judge=row["judge_name"],
@@ -150,31 +155,31 @@ def penalty_view(row: RowMapping, player_name: str) -> PenaltyView:
     )
 
 
-def player_names(conn: Connection, tournament_id: int) -> dict[int, str]:
-    return {number: name for number, name in conn.execute(
-        select(entries.c.number, entries.c.name).where(entries.c.tournament_id == tournament_id))}
-
-
-def views_in(conn: Connection, tournament_id: int,
+def views_in(conn: Tx, tournament_id: int,
              player: int | None = None) -> list[PenaltyView]:
     names = player_names(conn, tournament_id)
     rows = penalty_rows(conn, tournament_id, None if player is None else [player])
     return [penalty_view(row, names.get(row["number"], "?")) for row in rows]
 
 
-def view_of(conn: Connection, tournament_id: int, seq: int) -> PenaltyView:
+def existing_penalty(conn: Tx, tournament_id: int, seq: int) -> Mapping[Any, Any]:
+    """Penalty #``seq``'s row; refused when the tournament has none."""
     row = penalty_row(conn, tournament_id, seq)
     if row is None:
-        raise NotFoundError(f"no penalty #{seq} in this tournament", code="unknown_penalty")
-    name = conn.execute(select(entries.c.name).where(
-        entries.c.tournament_id == tournament_id, entries.c.number == row["number"])).scalar()
-    return penalty_view(row, str(name))
+        raise NotFoundError("no penalty #{seq} in this tournament", code="unknown_penalty",
+                            seq=seq)
+    return row
+
+
+def view_of(conn: Tx, tournament_id: int, seq: int) -> PenaltyView:
+    row = existing_penalty(conn, tournament_id, seq)
+    return penalty_view(row, player_name(conn, tournament_id, row["number"]))
 
 
 # ----- the moment (J-3) ---------------------------------------------------------------------
 
 
-def default_moment(conn: Connection, tournament_id: int, number: int) -> GivenAt:
+def default_moment(conn: Tx, tournament_id: int, number: int) -> GivenAt:
     """During the player's current match while it has no result; otherwise after the last
     round (before round 1: after round 0)."""
     last = last_round_number(conn, tournament_id)
@@ -186,18 +191,18 @@ def default_moment(conn: Connection, tournament_id: int, number: int) -> GivenAt
     return GivenAt.between_matches(last)
 
 
-def _check_moment(conn: Connection, tournament_id: int, number: int, at: GivenAt) -> None:
+def _check_moment(conn: Tx, tournament_id: int, number: int, at: GivenAt) -> None:
     last = last_round_number(conn, tournament_id)
     if at.round > last:
-        raise UserError(f"round {at.round} has not been paired yet (the last is {last})",
-                        code="bad_moment")
+        raise UserError("round {round} has not been paired yet (the last is {last})",
+                        code="bad_moment", round=at.round, last=last)
     if at.moment is Moment.BETWEEN_MATCHES:
         return
     lines = [line for line in player_pairings(conn, tournament_id, number, from_round=at.round)
              if line["round"] == at.round]
     if not lines or lines[0]["kind"] != "match":
-        raise UserError(f"player #{number} has no match in round {at.round} to be given a "
-                        "penalty during", code="bad_moment")
+        raise UserError("player #{number} has no match in round {round} to be given a "
+                        "penalty during", code="bad_moment", number=number, round=at.round)
 
 
 # ----- giving a penalty ---------------------------------------------------------------------
@@ -225,13 +230,13 @@ class PenaltyPreview:
     level: RulesLevel
 
 
-def _player_entry(conn: Connection, tournament_id: int, player: str | int) -> RowMapping:
+def _player_entry(conn: Tx, tournament_id: int, player: str | int) -> Mapping[Any, Any]:
     entry = entry_by_ref(conn, tournament_id, player)
     for row in penalty_rows(conn, tournament_id, [entry["number"]]):
         record = record_from_row(row)
         if record.active and record.penalty.is_disqualification:
-            raise ConflictError(f"{entry['name']} is already disqualified (penalty "
-                                f"#{record.id})", code="disqualified")
+            raise ConflictError("{name} is already disqualified (penalty #{seq})",
+                                code="disqualified", name=entry["name"], seq=record.id)
     return entry
 
 
@@ -242,9 +247,9 @@ def preview_penalty(
 ) -> PenaltyPreview:
     """The penalty ``judge`` would give ``player`` for ``reason`` now, without giving it
     (``account_id``: the web account acting, as in ``give_penalty``)."""
-    with db.read() as conn:
+    with reading(db) as conn:
         row = tournament_row(conn, tournament_id)
-        acting = acting_judge(conn, tournament_id, judge, what="give penalties",
+        acting = acting_judge(conn, tournament_id, judge, what=Term("give penalties"),
                               account_id=account_id)
         entry = _player_entry(conn, tournament_id, player)
         level = level_of(row)
@@ -313,7 +318,7 @@ def give_penalty(
             if answered is not None:
                 return PenaltyOutcome(view_of(conn, tournament_id, answered["seq"]), (),
                                       answered["dropped_after"], answered["suspension_id"])
-        acting = acting_judge(conn, tournament_id, judge or actor, what="give penalties",
+        acting = acting_judge(conn, tournament_id, judge or actor, what=Term("give penalties"),
                               account_id=account_id)
         entry = _player_entry(conn, tournament_id, player)
         number = entry["number"]
@@ -371,14 +376,14 @@ def carry_out(change: Change, tournament_id: int, record: PenaltyRecord, row_id:
 def list_penalties(db: Database, tournament_id: int,
                    player: str | int | None = None) -> list[PenaltyView]:
     """The tournament's penalties (or one player's), oldest first, withdrawn ones included."""
-    with db.read() as conn:
+    with reading(db) as conn:
         tournament_row(conn, tournament_id)
         number = None if player is None else entry_by_ref(conn, tournament_id, player)["number"]
         return views_in(conn, tournament_id, number)
 
 
 def get_penalty(db: Database, tournament_id: int, seq: int) -> PenaltyView:
-    with db.read() as conn:
+    with reading(db) as conn:
         return view_of(conn, tournament_id, seq)
 
 
@@ -394,19 +399,11 @@ class HistoryLine:
 def person_history(db: Database, person: int | str) -> list[HistoryLine]:
     """Every penalty of one person (id, or a name only one person has) in every tournament,
     oldest first, with the reasons."""
-    with db.read() as conn:
+    with reading(db) as conn:
         person_id = find_person(conn, person)["id"]
-        found = conn.execute(
-            select(entries.c.tournament_id, entries.c.number, entries.c.name,
-                   tournaments.c.name.label("tournament"))
-            .join(tournaments, tournaments.c.id == entries.c.tournament_id)
-            .where(entries.c.person_id == person_id).order_by(entries.c.tournament_id)
-        ).all()
-        lines: list[HistoryLine] = []
-        for tid, number, name, tournament in found:
-            for row in penalty_rows(conn, tid, [number]):
-                lines.append(HistoryLine(tid, tournament, penalty_view(row, name)))
-        return lines
+        return [HistoryLine(entry.tournament_id, entry.tournament, penalty_view(row, entry.name))
+                for entry in person_entries(conn, person_id)
+                for row in penalty_rows(conn, entry.tournament_id, [entry.number])]
 
 
 def pending_losses(db: Database, tournament_id: int) -> list[PenaltyView]:

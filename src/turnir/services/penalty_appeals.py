@@ -9,13 +9,12 @@ recorded again from the players' report, unless a later round was paired from it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping, insert, select, update
-
+from turnir.domain.model import StaffRole as Role
 from turnir.domain.penalties import (
     AppealOutcome,
     Penalty,
@@ -26,17 +25,15 @@ from turnir.domain.penalties import (
 )
 from turnir.domain.penalties import decide_appeal as domain_decide_appeal
 from turnir.domain.text import NOTE_LEN, clean_text
-from turnir.errors import ConflictError, NotFoundError, UserError
-from turnir.services.common import changing, refuse_when_finished, touch_tournament
-from turnir.services.judges import JudgeRole as Role
+from turnir.errors import ConflictError, Term, UserError
+from turnir.services.common import Database, Tx, changing, refuse_when_finished, touch_tournament
 from turnir.services.judging import ActingJudge, acting_judge, level_of
-from turnir.services.penalties import PenaltyView, carry_out, player_names, view_of
+from turnir.services.penalties import PenaltyView, carry_out, existing_penalty, view_of
 from turnir.services.penalty_effects import refresh
-from turnir.storage.database import Database
 from turnir.storage.mappers import tournament_row
+from turnir.storage.penalties_repo import appeal_rows, insert_appeal, player_names, update_penalty
 from turnir.storage.penalty_rows import penalty_row, penalty_rows, record_from_row, record_json
 from turnir.storage.repositories import Change, check_version
-from turnir.storage.tables_penalties import appeals, penalties
 
 
 def _carry_out_changed(change: Change, tournament_id: int, record: PenaltyRecord,
@@ -82,13 +79,9 @@ class AppealView:
                 "note": self.note, "at": self.at.isoformat()}
 
 
-def appeal_views(conn: Connection, tournament_id: int) -> list[AppealView]:
+def appeal_views(conn: Tx, tournament_id: int) -> list[AppealView]:
     names = player_names(conn, tournament_id)
-    rows = conn.execute(
-        select(appeals, penalties.c.seq, penalties.c.number)
-        .join(penalties, penalties.c.id == appeals.c.penalty_id)
-        .where(appeals.c.tournament_id == tournament_id).order_by(appeals.c.id)
-    ).mappings()
+    rows = appeal_rows(conn, tournament_id)
     return [AppealView(r["id"], r["seq"], r["number"], names.get(r["number"], "?"),
                        AppealOutcome(r["outcome"]), r["decided_by"], Penalty(r["before_penalty"]),
                        None if r["changed_to"] is None else Penalty(r["changed_to"]), r["note"],
@@ -115,29 +108,24 @@ def decide_appeal(
     (``account_id``) must be the tournament's head judge itself."""
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
-        row = tournament_row(conn, tournament_id)
-        refuse_when_finished(row)
-        prow = _penalty_for_change(conn, tournament_id, seq, expected_version)
-        head = acting_judge(conn, tournament_id, judge or actor, what="decide appeals",
-                            roles=(Role.HEAD_JUDGE,), account_id=account_id)
+        row, prow, head = _penalty_to_change(conn, tournament_id, seq, expected_version,
+                                             judge or actor, Term("decide appeals"), account_id)
         record = record_from_row(prow)
         appeal, updated = domain_decide_appeal(record, outcome=outcome, head_judge=head.judge,
                                                level=level_of(row), changed_to=changed_to,
                                                note=clean_text(note, field="note",
                                                                max_len=NOTE_LEN))
         _update(conn, prow, updated, confirmed_by=head.name if changed_to else None)
-        appeal_id = int(conn.execute(insert(appeals).values(
-            tournament_id=tournament_id, penalty_id=prow["id"], outcome=appeal.outcome.value,
-            judge_id=head.id, decided_by=head.name, before_penalty=appeal.before.value,
+        appeal_id = insert_appeal(
+            conn, tournament_id=tournament_id, penalty_id=prow["id"],
+            outcome=appeal.outcome.value, judge_id=head.id, decided_by=head.name,
+            before_penalty=appeal.before.value,
             changed_to=None if appeal.changed_to is None else appeal.changed_to.value,
-            note=appeal.note, at=change.at, actor=change.actor,
-        ).returning(appeals.c.id)).scalar_one())
+            note=appeal.note, at=change.at, actor=change.actor)
         touch_tournament(conn, row)
-        change.log(tournament_id, "penalty.appeal", "penalty", seq,
-                   record_json(record, applied_round=prow["applied_round"]),
-                   {**record_json(updated, applied_round=prow["applied_round"]),
-                    "appeal": appeal_id, "outcome": appeal.outcome.value,
-                    "decided_by": head.name, "note": appeal.note})
+        _log(change, tournament_id, "penalty.appeal", prow, record, updated,
+             appeal=appeal_id, outcome=appeal.outcome.value, decided_by=head.name,
+             note=appeal.note)
         withdrawn, results = _after_change(change, tournament_id, [seq], head)
         if updated.active and updated.penalty is not record.penalty:
             results = (*results, *_carry_out_changed(change, tournament_id, updated, prow["id"]))
@@ -157,45 +145,56 @@ def withdraw_penalty(
         raise UserError("say why the penalty is withdrawn", code="no_reason")
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
-        row = tournament_row(conn, tournament_id)
-        refuse_when_finished(row)
-        prow = _penalty_for_change(conn, tournament_id, seq, expected_version)
-        head = acting_judge(conn, tournament_id, judge or actor, what="withdraw penalties",
-                            roles=(Role.HEAD_JUDGE,), account_id=account_id)
+        row, prow, head = _penalty_to_change(conn, tournament_id, seq, expected_version,
+                                             judge or actor, Term("withdraw penalties"),
+                                             account_id)
         record = record_from_row(prow)
         if record.judge is None:
-            raise UserError(f"penalty #{seq} was added up automatically (J-6); withdraw one "
-                            "of its sources", code="not_withdrawable")
+            raise UserError("penalty #{seq} was added up automatically (J-6); withdraw one "
+                            "of its sources", code="not_withdrawable", seq=seq)
         if not record.active:
-            raise ConflictError(f"penalty #{seq} is already withdrawn", code="withdrawn")
+            raise ConflictError("penalty #{seq} is already withdrawn", code="withdrawn", seq=seq)
         text = clean_text(reason, field="reason", max_len=300, multiline=False)
         updated = _withdrawn(record, Text(f"; снято главным судьёй ({head.name}): {text}",
                                           f"; withdrawn by the head judge ({head.name}): {text}"))
         _update(conn, prow, updated)
         touch_tournament(conn, row)
-        change.log(tournament_id, "penalty.withdraw", "penalty", seq,
-                   record_json(record, applied_round=prow["applied_round"]),
-                   {**record_json(updated, applied_round=prow["applied_round"]),
-                    "reason": text, "by": head.name})
+        _log(change, tournament_id, "penalty.withdraw", prow, record, updated, reason=text,
+             by=head.name)
         _after_change(change, tournament_id, [seq], head)
         return view_of(conn, tournament_id, seq)
 
 
-def _penalty_for_change(conn: Connection, tournament_id: int, seq: int,
-                        expected_version: int | None) -> RowMapping:
-    prow = penalty_row(conn, tournament_id, seq)
-    if prow is None:
-        raise NotFoundError(f"no penalty #{seq} in this tournament", code="unknown_penalty")
+def _penalty_to_change(
+    conn: Tx, tournament_id: int, seq: int, expected_version: int | None, name: str,
+    what: Term, account_id: int | None,
+) -> tuple[Mapping[Any, Any], Mapping[Any, Any], ActingJudge]:
+    """The tournament's row, penalty #``seq``'s row (at ``expected_version``) and the head
+    judge ``name`` who changes it."""
+    row = tournament_row(conn, tournament_id)
+    refuse_when_finished(row)
+    prow = existing_penalty(conn, tournament_id, seq)
     check_version(conn, tournament_id, "penalty", seq, f"penalty #{seq}", expected_version,
                   prow["version"])
-    return prow
+    head = acting_judge(conn, tournament_id, name, what=what, roles=(Role.HEAD_JUDGE,),
+                        account_id=account_id)
+    return row, prow, head
+
+
+def _log(change: Change, tournament_id: int, action: str, prow: Mapping[Any, Any],
+         record: PenaltyRecord, updated: PenaltyRecord, **extra: object) -> None:
+    """The audit record of a penalty changed from ``record`` to ``updated``."""
+    applied = prow["applied_round"]
+    change.log(tournament_id, action, "penalty", record.id,
+               record_json(record, applied_round=applied),
+               {**record_json(updated, applied_round=applied), **extra})
 
 
 def _withdrawn(record: PenaltyRecord, why: Text) -> PenaltyRecord:
     return replace(record, status=PenaltyStatus.WITHDRAWN, explanation=record.explanation + why)
 
 
-def _update(conn: Connection, prow: RowMapping, record: PenaltyRecord, *,
+def _update(conn: Tx, prow: Mapping[Any, Any], record: PenaltyRecord, *,
             confirmed_by: str | None = None) -> None:
     values: dict[str, Any] = {
         "penalty": record.penalty.value, "status": record.status.value,
@@ -206,12 +205,9 @@ def _update(conn: Connection, prow: RowMapping, record: PenaltyRecord, *,
     }
     if confirmed_by is not None:
         values["confirmed_by"] = confirmed_by
-    done = conn.execute(update(penalties).where(penalties.c.id == prow["id"],
-                                                penalties.c.version == prow["version"])
-                        .values(**values))
-    if done.rowcount != 1:
-        raise ConflictError(f"penalty #{prow['seq']} changed meanwhile; try again",
-                            code="stale_version")
+    if not update_penalty(conn, prow["id"], prow["version"], values):
+        raise ConflictError("penalty #{seq} changed meanwhile; try again",
+                            code="stale_version", seq=prow["seq"])
 
 
 _KEPT = Text("; результат тура {round} не изменён: по нему уже составлены пары следующего тура",
@@ -231,10 +227,8 @@ def _after_change(change: Change, tournament_id: int, changed: Sequence[int],
         updated = _withdrawn(record, Text("; снято: пенальти, из которых оно сложилось, изменены",
                                           "; withdrawn: the penalties it added up changed"))
         _update(conn, prow, updated)
-        change.log(tournament_id, "penalty.withdraw", "penalty", record.id,
-                   record_json(record, applied_round=prow["applied_round"]),
-                   {**record_json(updated, applied_round=prow["applied_round"]),
-                    "reason": "stale accumulation", "by": head.name})
+        _log(change, tournament_id, "penalty.withdraw", prow, record, updated,
+             reason="stale accumulation", by=head.name)
     results: list[str] = []
     for seq in sorted({*changed, *(r.id for r in stale)}):
         prow = penalty_row(conn, tournament_id, seq)

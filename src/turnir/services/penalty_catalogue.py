@@ -13,19 +13,31 @@ T-6 compares (default remark 0 … suspension 6).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, update
-
-from turnir.domain.penalties import Catalogue, Infraction, Penalty, PenaltyPoints, RulesLevel
-from turnir.errors import ConflictError, UserError
-from turnir.services.common import Status, changing, refuse_when_finished, touch_tournament
-from turnir.services.judges import JudgeRole as Role
+from turnir.domain.model import RulesLevel, Status
+from turnir.domain.model import StaffRole as Role
+from turnir.domain.penalties import Catalogue, Infraction, Penalty, PenaltyPoints
+from turnir.errors import ConflictError, Term, UserError
+from turnir.services.common import (
+    Database,
+    changing,
+    reading,
+    refuse_when_finished,
+    touch_tournament,
+)
 from turnir.services.judging import acting_judge
-from turnir.storage.database import Database
+from turnir.storage.database import Tx
 from turnir.storage.mappers import tournament_row
+from turnir.storage.penalties_repo import (
+    delete_infraction,
+    insert_infraction,
+    insert_judging_settings,
+    update_infraction,
+    update_judging_settings,
+)
 from turnir.storage.penalty_rows import (
     JudgingSettings,
     catalogue_rows,
@@ -34,7 +46,6 @@ from turnir.storage.penalty_rows import (
     load_catalogue,
 )
 from turnir.storage.repositories import Change, check_version
-from turnir.storage.tables_penalties import infractions, judging_settings
 
 _EDITORS = (Role.ORGANIZER, Role.HEAD_JUDGE)
 
@@ -50,11 +61,20 @@ class CatalogueView:
 
 def get_catalogue(db: Database, tournament_id: int) -> CatalogueView:
     """The infractions a judge picks from (the phone's second step), with their defaults."""
-    with db.read() as conn:
+    with reading(db) as conn:
         row = tournament_row(conn, tournament_id)
         return CatalogueView(load_catalogue(conn, tournament_id),
                              bool(catalogue_rows(conn, tournament_id)),
                              RulesLevel(row["rules_level"]))
+
+
+def _as_editor(conn: Tx, tournament_id: int, name: str, what: Term) -> Mapping[Any, Any]:
+    """The tournament's row, once ``name`` is found to be its organizer or head judge and the
+    tournament is not finished."""
+    row = tournament_row(conn, tournament_id)
+    refuse_when_finished(row)
+    acting_judge(conn, tournament_id, name, what=what, roles=_EDITORS)
+    return row
 
 
 def infraction_json(infraction: Infraction) -> dict[str, Any]:
@@ -65,10 +85,7 @@ def _edit(db: Database, tournament_id: int, *, actor: str, judge: str | None, ac
           edit: Callable[[Catalogue], Catalogue]) -> CatalogueView:
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
-        row = tournament_row(conn, tournament_id)
-        refuse_when_finished(row)
-        acting_judge(conn, tournament_id, judge or actor, what="edit the infraction catalogue",
-                     roles=_EDITORS)
+        row = _as_editor(conn, tournament_id, judge or actor, Term("edit the infraction catalogue"))
         before = load_catalogue(conn, tournament_id)
         after = edit(before)
         adds_only = all(e.code in after and after.get(e.code) == e for e in before)
@@ -89,12 +106,10 @@ def _store(change: Change, tournament_id: int, before: Catalogue, after: Catalog
     for position, entry in enumerate(after, start=1):
         stored = rows.get(entry.code)
         if stored is None:
-            conn.execute(insert(infractions).values(tournament_id=tournament_id,
-                                                    position=position, version=1,
-                                                    **infraction_columns(entry)))
+            insert_infraction(conn, tournament_id, position, infraction_columns(entry))
         elif old.get(entry.code) != entry or stored["position"] != position:
-            conn.execute(update(infractions).where(infractions.c.id == stored["id"]).values(
-                position=position, version=stored["version"] + 1, **infraction_columns(entry)))
+            update_infraction(conn, stored["id"], position, stored["version"] + 1,
+                              infraction_columns(entry))
         if old.get(entry.code) != entry:
             change.log(tournament_id, action, "infraction", entry.code,
                        None if entry.code not in old else infraction_columns(old[entry.code]),
@@ -104,7 +119,7 @@ def _store(change: Change, tournament_id: int, before: Catalogue, after: Catalog
         if code in kept:
             continue
         if code in rows:
-            conn.execute(delete(infractions).where(infractions.c.id == rows[code]["id"]))
+            delete_infraction(conn, rows[code]["id"])
         change.log(tournament_id, action, "infraction", code, infraction_columns(entry), None)
 
 
@@ -134,7 +149,7 @@ def remove_infraction(db: Database, tournament_id: int, code: str, *, actor: str
 
 
 def get_judging_settings(db: Database, tournament_id: int) -> JudgingSettings:
-    with db.read() as conn:
+    with reading(db) as conn:
         row = tournament_row(conn, tournament_id)
         return judging_settings_of(conn, tournament_id, row["rules_level"])
 
@@ -154,10 +169,7 @@ def set_judging_settings(
         raise UserError("the technical win margin is at least 1 crystal", code="bad_margin")
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
-        row = tournament_row(conn, tournament_id)
-        refuse_when_finished(row)
-        acting_judge(conn, tournament_id, judge or actor, what="change the judging settings",
-                     roles=_EDITORS)
+        row = _as_editor(conn, tournament_id, judge or actor, Term("change the judging settings"))
         before = judging_settings_of(conn, tournament_id, row["rules_level"])
         check_version(conn, tournament_id, "judging", tournament_id, "the judging settings",
                       expected_version, before.version)
@@ -171,23 +183,17 @@ def set_judging_settings(
         if (after.official, after.technical_margin, after.points) == (
                 before.official, before.technical_margin, before.points):
             return before
-        values = {"official": after.official, "technical_margin": after.technical_margin,
-                  "penalty_points": after.points.as_list(), "version": after.version}
-        _write_settings(conn, tournament_id, before, values)
+        _write_settings(conn, tournament_id, before, _settings_json(after))
         touch_tournament(conn, row)
         change.log(tournament_id, "judging.settings", "judging", tournament_id,
                    _settings_json(before) if before.stored else None, _settings_json(after))
         return after
 
 
-def _write_settings(conn: Connection, tournament_id: int, before: JudgingSettings,
+def _write_settings(conn: Tx, tournament_id: int, before: JudgingSettings,
                     values: dict[str, Any]) -> None:
-    if before.stored:
-        done = conn.execute(update(judging_settings).where(
-            judging_settings.c.tournament_id == tournament_id,
-            judging_settings.c.version == before.version).values(**values))
-        if done.rowcount != 1:
-            raise ConflictError("the judging settings changed meanwhile; try again",
-                                code="stale_version")
-    else:
-        conn.execute(insert(judging_settings).values(tournament_id=tournament_id, **values))
+    if not before.stored:
+        insert_judging_settings(conn, tournament_id, values)
+    elif not update_judging_settings(conn, tournament_id, before.version, values):
+        raise ConflictError("the judging settings changed meanwhile; try again",
+                            code="stale_version")

@@ -1,10 +1,13 @@
-"""The penalties section of the tournament report the head judge submits (J-4, J-7, J-8).
+"""The penalties document: the penalties section of the tournament report the head judge
+submits (J-4, J-7, J-8). (Not a player's report of a result, ``services.reports``, nor the
+result as reported before penalties, ``domain.penalties.ReportedResult``.)
 
-``penalty_report`` gathers it from one snapshot: every penalty with its reason, the guide's
+``penalty_document`` gathers it from one snapshot: every penalty with its reason, the guide's
 penalty and the explanation (withdrawn ones marked), the disqualifications with their prize
 and rating flags (J-4: "without prizes" is named in the report and read by the ratings, R-4),
 appeals and their outcomes, suspensions given, technical results and claims (S-8, S-9), and
-each player's T-6 counts. ``render_penalty_report`` writes it as Markdown in Russian or English.
+each player's T-6 counts. ``render_penalty_document`` writes it as Markdown in Russian or
+English.
 """
 
 from __future__ import annotations
@@ -12,20 +15,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import select
-
-from turnir.domain.penalties import Penalty, RulesLevel, Text, disqualification_effects
+from turnir.domain.model import RulesLevel
+from turnir.domain.model import StaffRole as JudgeRole
+from turnir.domain.penalties import Penalty, Text, disqualification_effects
 from turnir.domain.penalties.ladder import level_name
 from turnir.domain.standings import PenaltyCounts
+from turnir.services.common import Database, reading
 from turnir.services.game_rulings import GameRulingView, rulings_in
-from turnir.services.judges import JudgeRole
 from turnir.services.penalties import PenaltyView, views_in
 from turnir.services.penalty_appeals import AppealView, appeal_views
 from turnir.services.suspensions import SuspensionView, suspensions_in
-from turnir.storage.database import Database
 from turnir.storage.mappers import load_penalties, tournament_row
+from turnir.storage.penalties_repo import entry_lines, staff_names
 from turnir.storage.penalty_rows import judging_settings_of
-from turnir.storage.tables import entries, judges
 
 Language = Literal["ru", "en"]
 
@@ -48,7 +50,7 @@ class DisqualificationLine:
 
 
 @dataclass(frozen=True, slots=True)
-class PenaltyReport:
+class PenaltyDocument:
     tournament_id: int
     tournament: str
     rules_level: RulesLevel
@@ -94,18 +96,13 @@ class PenaltyReport:
         }
 
 
-def penalty_report(db: Database, tournament_id: int) -> PenaltyReport:
+def penalty_document(db: Database, tournament_id: int) -> PenaltyDocument:
     """The penalties section of the tournament's report, from one snapshot."""
-    with db.read() as conn:
+    with reading(db) as conn:
         row = tournament_row(conn, tournament_id)
         settings = judging_settings_of(conn, tournament_id, row["rules_level"])
-        people = {number: (name, person, dropped) for number, name, person, dropped in
-                  conn.execute(select(entries.c.number, entries.c.name, entries.c.person_id,
-                                      entries.c.dropped_after)
-                               .where(entries.c.tournament_id == tournament_id))}
-        staff = [(name, role) for name, role in conn.execute(
-            select(judges.c.name, judges.c.role).where(judges.c.tournament_id == tournament_id)
-            .order_by(judges.c.id))]
+        people = entry_lines(conn, tournament_id)
+        staff = staff_names(conn, tournament_id)
         given = views_in(conn, tournament_id)
         report_appeals = appeal_views(conn, tournament_id)
         suspended = suspensions_in(conn, tournament_id)
@@ -116,16 +113,17 @@ def penalty_report(db: Database, tournament_id: int) -> PenaltyReport:
         effects = disqualification_effects(view.penalty) if view.active else None
         if effects is None:
             continue
-        name, person, dropped = people[view.player]
+        entry = people[view.player]
         disqualified.append(DisqualificationLine(
-            view.player, name, person, view.penalty, view.seq, dropped,
-            effects.prize_eligible, effects.rating_reset, view.explanation))
+            view.player, entry.name, entry.person_id, view.penalty, view.seq,
+            entry.dropped_after, effects.prize_eligible, effects.rating_reset,
+            view.explanation))
     head = next((n for n, r in staff if r == JudgeRole.HEAD_JUDGE.value), "")
-    return PenaltyReport(
+    return PenaltyDocument(
         tournament_id=tournament_id, tournament=row["name"],
         rules_level=RulesLevel(row["rules_level"]), official=settings.official,
         head_judge=head, judges=tuple(staff),
-        names={number: name for number, (name, _, _) in people.items()},
+        names={number: entry.name for number, entry in people.items()},
         penalties=tuple(given), appeals=tuple(report_appeals),
         disqualifications=tuple(disqualified), suspensions=tuple(suspended),
         rulings=tuple(rulings), counts={k: v for k, v in counts.items() if v != PenaltyCounts()},
@@ -181,72 +179,91 @@ def _cell(text: str) -> str:
     return " ".join(text.replace("|", "\\|").split())
 
 
-def render_penalty_report(report: PenaltyReport, *, lang: Language = "ru") -> str:
+def render_penalty_document(document: PenaltyDocument, *, lang: Language = "ru") -> str:
     """The penalties section as Markdown (``lang``: ``ru`` or ``en``)."""
-    lines = [f"## {_w('title', lang)}: {report.tournament}", ""]
-    official = _w("yes" if report.official else "no", lang)
-    lines.append(f"- {_w('level', lang)}: {_t(level_name(report.rules_level), lang)}; "
+    lines = [f"## {_w('title', lang)}: {document.tournament}", ""]
+    official = _w("yes" if document.official else "no", lang)
+    lines.append(f"- {_w('level', lang)}: {_t(level_name(document.rules_level), lang)}; "
                  f"{_w('official', lang)}: {official}")
-    lines.append(f"- {_w('head', lang)}: {report.head_judge or '—'}")
-    others = [n for n, r in report.judges if r == JudgeRole.FLOOR_JUDGE.value]
+    lines.append(f"- {_w('head', lang)}: {document.head_judge or '—'}")
+    others = [n for n, r in document.judges if r == JudgeRole.FLOOR_JUDGE.value]
     if others:
         lines.append(f"- {_w('judges', lang)}: {', '.join(others)}")
     lines.append("")
-    if not report.penalties:
+    if not document.penalties:
         lines += [_w("none", lang), ""]
-    else:
-        lines += [f"### {_w('given', lang)}", "", _w("columns", lang),
-                  "|" + "---|" * 9]
-        for p in report.penalties:
-            status = _w("active" if p.active else "withdrawn", lang)
-            judge = p.judge or _w("automatic", lang)
-            if p.confirmed_by and p.confirmed_by != p.judge:
-                judge += f" ({p.confirmed_by})"
-            cells = [str(p.seq), f"#{p.player} {p.player_name}", _t(p.given_at.text, lang),
-                     _t(p.reason_name, lang), _t(p.penalty.name_text, lang),
-                     _t(p.guide_penalty.name_text, lang), judge, _t(p.explanation, lang),
-                     status]
-            lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-        lines.append("")
-    if report.disqualifications:
-        lines += [f"### {_w('dq', lang)}", ""]
-        for d in report.disqualifications:
-            after = "" if d.dropped_after is None else f" ({_w('after', lang)} {d.dropped_after})"
-            flag = _w("prizes_kept" if d.prize_eligible else "no_prizes", lang)
-            lines.append(f"- #{d.player} {d.name}: {_t(d.penalty.name_text, lang)}{after}; "
-                         f"{flag} — {_t(d.explanation, lang)}")
-        lines.append("")
-    if report.appeals:
-        lines += [f"### {_w('appeals', lang)}", ""]
-        for a in report.appeals:
-            if a.changed_to is not None:
-                what = f"{_w('changed', lang)} {_t(a.changed_to.name_text, lang)}"
-            else:
-                what = _w(a.outcome.value, lang)
-            note = f" ({a.note})" if a.note else ""
-            lines.append(f"- {_w('appeal_of', lang)} {a.penalty_seq} (#{a.player} "
-                         f"{a.player_name}, {_t(a.before.name_text, lang)}): {what}, "
-                         f"{a.decided_by}{note}")
-        lines.append("")
-    if report.suspensions:
-        lines += [f"### {_w('suspensions', lang)}", ""]
-        for s in report.suspensions:
-            until = s.until.isoformat() if s.until is not None else _w("open", lang)
-            lines.append(f"- {s.person_name}: {s.start.isoformat()} — {until}; "
-                         f"{_t(s.reason, lang)} ({s.issued_by})")
-        lines.append("")
-    if report.rulings:
-        lines += [f"### {_w('rulings', lang)}", ""]
-        for r in report.rulings:
-            lines.append(f"- {_w('round', lang)} {r.round}, {_w('table', lang)} {r.table}, "
-                         f"{_w('game', lang)} {r.game}: {_t(r.explanation, lang)} ({r.judge})")
-        lines.append("")
-    if report.counts:
-        lines += [f"### {_w('counts', lang)}", "", _w("count_columns", lang),
-                  "|" + "---|" * 5]
-        for number, c in sorted(report.counts.items()):
-            name = report.names.get(number, "?")
-            lines.append(f"| #{number} {_cell(name)} | {c.match_losses} | {c.game_losses} | "
-                         f"{c.penalty_points} | {c.warnings} |")
-        lines.append("")
+    for key, body in (("given", _given(document, lang)),
+                      ("dq", _disqualifications(document, lang)),
+                      ("appeals", _appeals(document, lang)),
+                      ("suspensions", _suspensions(document, lang)),
+                      ("rulings", _rulings(document, lang)),
+                      ("counts", _counts(document, lang))):
+        if body:
+            lines += [f"### {_w(key, lang)}", "", *body, ""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _given(document: PenaltyDocument, lang: Language) -> list[str]:
+    if not document.penalties:
+        return []
+    lines = [_w("columns", lang), "|" + "---|" * 9]
+    for p in document.penalties:
+        status = _w("active" if p.active else "withdrawn", lang)
+        judge = p.judge or _w("automatic", lang)
+        if p.confirmed_by and p.confirmed_by != p.judge:
+            judge += f" ({p.confirmed_by})"
+        cells = [str(p.seq), f"#{p.player} {p.player_name}", _t(p.given_at.text, lang),
+                 _t(p.reason_name, lang), _t(p.penalty.name_text, lang),
+                 _t(p.guide_penalty.name_text, lang), judge, _t(p.explanation, lang), status]
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return lines
+
+
+def _disqualifications(document: PenaltyDocument, lang: Language) -> list[str]:
+    lines = []
+    for d in document.disqualifications:
+        after = "" if d.dropped_after is None else f" ({_w('after', lang)} {d.dropped_after})"
+        flag = _w("prizes_kept" if d.prize_eligible else "no_prizes", lang)
+        lines.append(f"- #{d.player} {d.name}: {_t(d.penalty.name_text, lang)}{after}; "
+                     f"{flag} — {_t(d.explanation, lang)}")
+    return lines
+
+
+def _appeals(document: PenaltyDocument, lang: Language) -> list[str]:
+    lines = []
+    for a in document.appeals:
+        if a.changed_to is not None:
+            what = f"{_w('changed', lang)} {_t(a.changed_to.name_text, lang)}"
+        else:
+            what = _w(a.outcome.value, lang)
+        note = f" ({a.note})" if a.note else ""
+        lines.append(f"- {_w('appeal_of', lang)} {a.penalty_seq} (#{a.player} "
+                     f"{a.player_name}, {_t(a.before.name_text, lang)}): {what}, "
+                     f"{a.decided_by}{note}")
+    return lines
+
+
+def _suspensions(document: PenaltyDocument, lang: Language) -> list[str]:
+    lines = []
+    for s in document.suspensions:
+        until = s.until.isoformat() if s.until is not None else _w("open", lang)
+        lines.append(f"- {s.person_name}: {s.start.isoformat()} — {until}; "
+                     f"{_t(s.reason, lang)} ({s.issued_by})")
+    return lines
+
+
+def _rulings(document: PenaltyDocument, lang: Language) -> list[str]:
+    return [f"- {_w('round', lang)} {r.round}, {_w('table', lang)} {r.table}, "
+            f"{_w('game', lang)} {r.game}: {_t(r.explanation, lang)} ({r.judge})"
+            for r in document.rulings]
+
+
+def _counts(document: PenaltyDocument, lang: Language) -> list[str]:
+    if not document.counts:
+        return []
+    lines = [_w("count_columns", lang), "|" + "---|" * 5]
+    for number, c in sorted(document.counts.items()):
+        name = document.names.get(number, "?")
+        lines.append(f"| #{number} {_cell(name)} | {c.match_losses} | {c.game_losses} | "
+                     f"{c.penalty_points} | {c.warnings} |")
+    return lines

@@ -21,21 +21,22 @@ Used by the penalty services inside their transaction (``services.penalties``):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
-
-from sqlalchemy import Connection, RowMapping, insert, or_, select
+from typing import Any
 
 from turnir.domain.model import Stage
 from turnir.domain.penalties import (
     GameRecord,
     Penalty,
     PenaltyRecord,
+    ReportedResult,
     carry_of,
     suspension_entry,
 )
 from turnir.domain.results import MatchEnding, MatchOutcome, MatchResult
 from turnir.errors import ConflictError, UserError
+from turnir.services.common import Tx
 from turnir.services.eligibility import day
 from turnir.services.judging import today
 from turnir.services.penalty_losses import PenaltyLosses, apply_penalty_losses
@@ -46,47 +47,44 @@ from turnir.storage.mappers import (
     settings_from_row,
     tournament_row,
 )
-from turnir.storage.penalty_rows import Report, record_from_row, stored_report
+from turnir.storage.penalties_repo import (
+    games_of,
+    insert_suspension,
+    player_lines,
+    waiting_match_losses,
+)
+from turnir.storage.penalty_rows import record_from_row, stored_report
 from turnir.storage.repositories import Change, entry_by_ref, last_round_number
-from turnir.storage.tables import games, pairings, rounds, stages
-from turnir.storage.tables_penalties import penalties, suspensions
+
+Line = Mapping[Any, Any]
+"""A player's pairing as ``penalties_repo.player_lines`` gives it (with ``round``, ``stage``)."""
 
 
-def player_pairings(conn: Connection, tournament_id: int, number: int, *,
-                    from_round: int = 1) -> list[RowMapping]:
+def player_pairings(conn: Tx, tournament_id: int, number: int, *,
+                    from_round: int = 1) -> list[Line]:
     """The player's lines (matches and byes) from round ``from_round`` on, in round order."""
-    return list(conn.execute(
-        select(pairings, rounds.c.number.label("round"), stages.c.kind.label("stage"))
-        .join(rounds, rounds.c.id == pairings.c.round_id)
-        .join(stages, stages.c.id == rounds.c.stage_id)
-        .where(pairings.c.tournament_id == tournament_id,
-               or_(pairings.c.a == number, pairings.c.b == number),
-               rounds.c.number >= from_round)
-        .order_by(rounds.c.number)
-    ).mappings())
+    return list(player_lines(conn, tournament_id, number, from_round=from_round))
 
 
-def report_at(conn: Connection, line: RowMapping) -> Report:
+def report_at(conn: Tx, line: Line) -> ReportedResult:
     """The result of a recorded match as the players reported it (before penalty losses)."""
     kept = stored_report(conn, line["id"])
     if kept is not None:
         return kept
     result = result_from_row(line)
     if result is None:
-        raise UserError(f"round {line['round']} table {line['table_no']} has no result yet",
-                        code="no_result")
-    played = [GameReport(w, r).record for w, r in conn.execute(
-        select(games.c.winner, games.c.reason).where(games.c.pairing_id == line["id"])
-        .order_by(games.c.number))]
-    return Report(result, tuple(played) if played else None)
+        raise UserError("round {round} table {table} has no result yet", code="no_result",
+                        round=line["round"], table=line["table_no"])
+    played = [GameReport(w, r).record for w, r in games_of(conn, line["id"])]
+    return ReportedResult(result, tuple(played) if played else None)
 
 
 def _reports(games_played: Sequence[GameRecord] | None) -> list[GameReport] | None:
     return None if games_played is None else [GameReport.of(g) for g in games_played]
 
 
-def losses_at(conn: Connection, tournament_id: int, line: RowMapping,
-              report: Report) -> PenaltyLosses:
+def losses_at(conn: Tx, tournament_id: int, line: Line,
+              report: ReportedResult) -> PenaltyLosses:
     """What the players' pending losses would make of ``report`` at ``line``."""
     settings = settings_from_row(tournament_row(conn, tournament_id))
     return apply_penalty_losses(conn, tournament_id, line["round"], line["id"],
@@ -95,15 +93,15 @@ def losses_at(conn: Connection, tournament_id: int, line: RowMapping,
                                 games=_reports(report.games))
 
 
-def _record(change: Change, tournament_id: int, line: RowMapping,
-            report: Report) -> RecordedResult:
+def _record(change: Change, tournament_id: int, line: Line,
+            report: ReportedResult) -> RecordedResult:
     return record_result_in(change.conn, tournament_id, line["round"], line["table_no"],
                             report.result, actor=change.actor, correction=True,
                             games_played=_reports(report.games))
 
 
-NOTHING_PLAYED = Report(MatchResult(0, 0, 0, MatchOutcome.DOUBLE_LOSS, MatchEnding.PENALTY),
-                        None)
+NOTHING_PLAYED = ReportedResult(
+    MatchResult(0, 0, 0, MatchOutcome.DOUBLE_LOSS, MatchEnding.PENALTY), None)
 """The report of a match decided by a match loss before anything was reported: the losses
 make the result (J-3)."""
 
@@ -125,7 +123,7 @@ def land(change: Change, tournament_id: int, record: PenaltyRecord) -> RecordedR
             decided = losses_at(conn, tournament_id, line, NOTHING_PLAYED)
             if record.id not in decided.applied:
                 return None
-            return _record(change, tournament_id, line, Report(decided.result, None))
+            return _record(change, tournament_id, line, ReportedResult(decided.result, None))
         report = report_at(conn, line)
         try:
             taken = losses_at(conn, tournament_id, line, report).applied
@@ -133,18 +131,18 @@ def land(change: Change, tournament_id: int, record: PenaltyRecord) -> RecordedR
             if error.code != "games_needed":
                 raise
             raise UserError(
-                f"round {line['round']} table {line['table_no']} was reported as a score, and "
-                f"this {record.penalty.name_text.en} lands on a later game of it: record that "
-                "match game by game first (`turnir penalty games`), then give the penalty (J-3)",
-                code="games_needed") from None
+                "round {round} table {table} was reported as a score, and this {penalty} lands "
+                "on a later game of it: record that match game by game first, then give the "
+                "penalty (J-3)", code="games_needed", round=line["round"],
+                table=line["table_no"], penalty=record.penalty.term) from None
         if record.id not in taken:
             continue
         if line["round"] != last:
             raise UserError(
-                f"the {record.penalty.name_text.en} lands on round {line['round']} table "
-                f"{line['table_no']}, whose result a later round was already paired from (S-6); "
-                f"give it between matches after round {last} instead (J-3)",
-                code="result_locked")
+                "the {penalty} lands on round {round} table {table}, whose result a later "
+                "round was already paired from (S-6); give it between matches after round "
+                "{last} instead (J-3)", code="result_locked", penalty=record.penalty.term,
+                round=line["round"], table=line["table_no"], last=last)
         return _record(change, tournament_id, line, report)
     return None
 
@@ -173,18 +171,18 @@ def register_suspension(change: Change, tournament_id: int, record: PenaltyRecor
     entry = entry_by_ref(conn, tournament_id, record.player)
     person = entry["person_id"]
     if person is None:
-        raise UserError(f"{entry['name']} has no person record to suspend", code="no_person")
+        raise UserError("{name} has no person record to suspend", code="no_person",
+                        name=entry["name"])
     start = today()
     row = tournament_row(conn, tournament_id)
     suspension = suspension_entry(record, person=str(person), start=day(start),
                                   until=None if until is None else day(until),
                                   tournament=row["name"])
-    suspension_id = int(conn.execute(insert(suspensions).values(
-        person_id=person, start=start, until=until, reason_ru=suspension.reason.ru,
+    suspension_id = insert_suspension(
+        conn, person_id=person, start=start, until=until, reason_ru=suspension.reason.ru,
         reason_en=suspension.reason.en, issued_by=suspension.issued_by,
-        tournament_id=tournament_id, penalty_id=penalty_row_id, version=1,
-        created_at=change.at, created_by=change.actor,
-    ).returning(suspensions.c.id)).scalar_one())
+        tournament_id=tournament_id, penalty_id=penalty_row_id, created_at=change.at,
+        created_by=change.actor)
     change.log(tournament_id, "suspension.add", "suspension", suspension_id, None, {
         "person_id": person, "player": entry["name"], "start": start.isoformat(),
         "until": None if until is None else until.isoformat(), "penalty": record.id,
@@ -193,21 +191,12 @@ def register_suspension(change: Change, tournament_id: int, record: PenaltyRecor
     return suspension_id
 
 
-_MATCH_LOSSES = [p.value for p in Penalty if p >= Penalty.MATCH_LOSS]
-
-
 def decide_waiting_match_losses(change: Change, tournament_id: int,
                                 round_number: int) -> list[RecordedResult]:
     """A match loss waiting for the player's next match decides it as soon as the round is
     paired (J-3): the player does not play it. Called when a round is paired."""
     conn = change.conn
-    waiting = conn.execute(
-        select(penalties).where(penalties.c.tournament_id == tournament_id,
-                                penalties.c.status == "active",
-                                penalties.c.applied_round.is_(None),
-                                penalties.c.penalty.in_(_MATCH_LOSSES))
-        .order_by(penalties.c.seq)
-    ).mappings().all()
+    waiting = waiting_match_losses(conn, tournament_id)
     decided: list[RecordedResult] = []
     for row in waiting:
         record = record_from_row(row)

@@ -10,21 +10,25 @@ tournament checks the register (``services.eligibility``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping, insert, select, update
-
 from turnir.domain.penalties import Text
 from turnir.domain.text import clean_ref
 from turnir.errors import ConflictError, NotFoundError, UserError
-from turnir.services.common import changing
-from turnir.storage.database import Database
-from turnir.storage.mappers import name_key
+from turnir.services.common import Database, Tx, changing, reading
+from turnir.storage.penalties_repo import (
+    insert_suspension,
+    people_named,
+    person_by_id,
+    set_suspension_until,
+    suspension_row,
+    suspension_rows,
+    suspension_rows_in,
+)
 from turnir.storage.repositories import check_version
-from turnir.storage.tables import people, tournaments
-from turnir.storage.tables_penalties import penalties, suspensions
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,46 +61,36 @@ class SuspensionView:
                 "version": self.version}
 
 
-_VIEW = (
-    select(suspensions, people.c.name.label("person_name"),
-           tournaments.c.name.label("tournament_name"), penalties.c.seq.label("penalty_seq"))
-    .join(people, people.c.id == suspensions.c.person_id)
-    .outerjoin(tournaments, tournaments.c.id == suspensions.c.tournament_id)
-    .outerjoin(penalties, penalties.c.id == suspensions.c.penalty_id)
-)
-
-
-def _view(row: RowMapping) -> SuspensionView:
+def _view(row: Mapping[Any, Any]) -> SuspensionView:
     return SuspensionView(row["id"], row["person_id"], row["person_name"], row["start"],
                           row["until"], Text(row["reason_ru"], row["reason_en"]),
                           row["issued_by"], row["tournament_id"], row["tournament_name"] or "",
                           row["penalty_seq"], row["version"])
 
 
-def _one(conn: Connection, suspension_id: int) -> SuspensionView:
-    row = conn.execute(_VIEW.where(suspensions.c.id == suspension_id)).mappings().first()
+def _one(conn: Tx, suspension_id: int) -> SuspensionView:
+    row = suspension_row(conn, suspension_id)
     if row is None:
-        raise NotFoundError(f"no suspension #{suspension_id} in the register",
-                            code="unknown_suspension")
+        raise NotFoundError("no suspension #{id} in the register", code="unknown_suspension",
+                            id=suspension_id)
     return _view(row)
 
 
-def find_person(conn: Connection, ref: int | str) -> RowMapping:
+def find_person(conn: Tx, ref: int | str) -> Mapping[Any, Any]:
     """A person by id (``12``, ``#12``) or by a name only one person has."""
     text = clean_ref(ref, field="person")
     if isinstance(text, int):
-        row = conn.execute(select(people).where(people.c.id == text)).mappings().first()
+        row = person_by_id(conn, text)
         if row is None:
-            raise NotFoundError(f"no person #{text}", code="unknown_person")
+            raise NotFoundError("no person #{id}", code="unknown_person", id=text)
         return row
-    found = list(conn.execute(select(people).where(people.c.name_key == name_key(text))
-                              .order_by(people.c.id)).mappings())
+    found = people_named(conn, text)
     if not found:
-        raise NotFoundError(f"no person named {text!r}", code="unknown_person")
+        raise NotFoundError("no person named {name!r}", code="unknown_person", name=text)
     if len(found) > 1:
-        which = ", ".join(f"#{r['id']} ({r['city'] or 'no city'})" for r in found[:5])
-        raise UserError(f"several people are named {text!r}: {which}; give the number",
-                        code="ambiguous_person")
+        which = ", ".join(f"#{r['id']} ({r['city'] or '—'})" for r in found[:5])
+        raise UserError("several people are named {name!r}: {which}; give the number",
+                        code="ambiguous_person", name=text, which=which)
     return found[0]
 
 
@@ -115,11 +109,10 @@ def add_suspension(
     with changing(db, None, actor) as change:
         conn = change.conn
         found = find_person(conn, person)
-        suspension_id = int(conn.execute(insert(suspensions).values(
-            person_id=found["id"], start=start, until=until, reason_ru=text[:2000],
+        suspension_id = insert_suspension(
+            conn, person_id=found["id"], start=start, until=until, reason_ru=text[:2000],
             reason_en=english[:2000], issued_by=who[:200], tournament_id=None, penalty_id=None,
-            version=1, created_at=change.at, created_by=change.actor,
-        ).returning(suspensions.c.id)).scalar_one())
+            created_at=change.at, created_by=change.actor)
         change.log(None, "suspension.add", "suspension", suspension_id, None, {
             "person_id": found["id"], "person": found["name"], "start": start.isoformat(),
             "until": None if until is None else until.isoformat(), "reason": english,
@@ -141,12 +134,9 @@ def set_suspension_term(
             raise UserError("a suspension cannot end before it starts", code="bad_suspension")
         if until == current.until:
             return current
-        done = conn.execute(update(suspensions).where(
-            suspensions.c.id == suspension_id, suspensions.c.version == current.version
-        ).values(until=until, version=current.version + 1))
-        if done.rowcount != 1:
-            raise ConflictError(f"suspension #{suspension_id} changed meanwhile; try again",
-                                code="stale_version")
+        if not set_suspension_until(conn, suspension_id, current.version, until):
+            raise ConflictError("suspension #{id} changed meanwhile; try again",
+                                code="stale_version", id=suspension_id)
         change.log(current.tournament_id, "suspension.term", "suspension", suspension_id,
                    {"until": None if current.until is None else current.until.isoformat(),
                     "version": current.version},
@@ -159,16 +149,12 @@ def list_suspensions(db: Database, *, person: int | str | None = None,
                      on: date | None = None) -> list[SuspensionView]:
     """The register (one person's entries when ``person`` is given; only those covering the
     day ``on`` when it is given), oldest first."""
-    with db.read() as conn:
-        query = _VIEW.order_by(suspensions.c.start, suspensions.c.id)
-        if person is not None:
-            query = query.where(suspensions.c.person_id == find_person(conn, person)["id"])
-        found = [_view(row) for row in conn.execute(query).mappings()]
+    with reading(db) as conn:
+        person_id = None if person is None else find_person(conn, person)["id"]
+        found = [_view(row) for row in suspension_rows(conn, person_id=person_id)]
     return [s for s in found if on is None or s.covers(on)]
 
 
-def suspensions_in(conn: Connection, tournament_id: int) -> list[SuspensionView]:
+def suspensions_in(conn: Tx, tournament_id: int) -> list[SuspensionView]:
     """The register entries given at one tournament."""
-    return [_view(row) for row in conn.execute(
-        _VIEW.where(suspensions.c.tournament_id == tournament_id).order_by(suspensions.c.id)
-    ).mappings()]
+    return [_view(row) for row in suspension_rows_in(conn, tournament_id)]

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Connection, RowMapping, delete, func, insert, select
 
-from turnir.domain.model import PlayerId
+from turnir.domain.model import PlayerId, RulesLevel
 from turnir.domain.penalties import (
     DEFAULT_CATALOGUE,
     DEFAULT_PENALTY_POINTS,
@@ -29,7 +29,7 @@ from turnir.domain.penalties import (
     PenaltyPoints,
     PenaltyRecord,
     PenaltyStatus,
-    RulesLevel,
+    ReportedResult,
     Side,
     Text,
     penalty_counts_by_player,
@@ -254,13 +254,8 @@ def without_prizes(conn: Connection, tournament_id: int) -> dict[PlayerId, int |
 # ----- the result as reported at the table (J-3) --------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Report:
-    """A match result as the players reported it, before penalty losses (J-3)."""
-
-    result: MatchResult
-    games: tuple[GameRecord, ...] | None
-    """The games one by one when they were reported so."""
+Report = ReportedResult
+"""The old name of ``ReportedResult`` (``services.penalty_losses`` still imports it)."""
 
 
 def games_json(games: Sequence[GameRecord]) -> list[list[str | None]]:
@@ -271,7 +266,7 @@ def games_from_json(data: Sequence[Sequence[str | None]]) -> tuple[GameRecord, .
     return tuple(GameRecord(None if w is None else Side(w), GameReason(str(r))) for w, r in data)
 
 
-def stored_report(conn: Connection, pairing_id: int) -> Report | None:
+def stored_report(conn: Connection, pairing_id: int) -> ReportedResult | None:
     row = conn.execute(
         select(reported_results).where(reported_results.c.pairing_id == pairing_id)
     ).mappings().first()
@@ -280,10 +275,10 @@ def stored_report(conn: Connection, pairing_id: int) -> Report | None:
     result = MatchResult(row["wins_a"], row["wins_b"], row["draws"],
                          MatchOutcome(row["outcome"]), MatchEnding(row["ending"]))
     games = None if row["games"] is None else games_from_json(row["games"]["games"])
-    return Report(result, games)
+    return ReportedResult(result, games)
 
 
-def store_report(conn: Connection, pairing_id: int, report: Report | None) -> None:
+def store_report(conn: Connection, pairing_id: int, report: ReportedResult | None) -> None:
     """Keep (or, with ``None``, forget) the reported result of a pairing."""
     conn.execute(delete(reported_results).where(reported_results.c.pairing_id == pairing_id))
     if report is None:

@@ -24,6 +24,7 @@ module defines its own. ``docs/penalties.md`` is the user-facing description.
 from turnir.domain.penalties.carry_over import (
     AppliedMatch,
     Carry,
+    ReportedResult,
     Slot,
     apply_carries,
     apply_carries_to_result,
@@ -120,6 +121,7 @@ __all__ = [
     "PenaltyPoints",
     "PenaltyRecord",
     "PenaltyStatus",
+    "ReportedResult",
     "RulesLevel",
     "Side",
     "Slot",

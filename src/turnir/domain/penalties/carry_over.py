@@ -10,6 +10,8 @@ Terms (Russian in brackets):
   loss given during a match is the loss of that match, or of the next match when deferred;
   given between matches it is the loss of the next match. A disqualification's match loss
   (J-2) lands the same way.
+- *reported result* (результат, заявленный за столом): the result as the players reported it,
+  before the penalty losses were applied to it (``ReportedResult``).
 - *next game* (следующая партия): the next game the player actually plays: a bye, an
   intentional draw or a match lost by penalty has no games, so a game loss waits past it; a
   game loss that finds the match already decided waits for the next match.
@@ -42,6 +44,18 @@ class Slot:
     """The round number (1, 2, …)."""
     game: int
     """The game of that round's match (1, 2, …)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportedResult:
+    """A match result as the players reported it at the table, before any penalty loss (J-3):
+    what a correction or an appeal applies the losses to again. (A player's report of a
+    result, confirmed by the opponent, is ``services.reports``; the penalties section of the
+    tournament's report is ``services.penalty_document``.)"""
+
+    result: MatchResult
+    games: tuple[GameRecord, ...] | None
+    """The games one by one when they were reported so."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from turnir.domain.model import RulesLevel as RulesLevel
+from turnir.errors import Term
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +102,11 @@ class Penalty(Enum):
         return _NAMES[self][0]
 
     @property
+    def term(self) -> Term:
+        """The English name as a word translated inside an error message (``turnir.errors``)."""
+        return _TERMS[self]
+
+    @property
     def genitive_ru(self) -> str:
         """The Russian genitive, for "повышено с … до …" and "три …"."""
         return _NAMES[self][1]
@@ -146,6 +152,17 @@ _NAMES: dict[Penalty, tuple[Text, str, str]] = {
         "suspensions",
     ),
 }
+
+_TERMS: dict[Penalty, Term] = {
+    Penalty.REMARK: Term("remark"),
+    Penalty.WARNING: Term("warning"),
+    Penalty.GAME_LOSS: Term("game loss"),
+    Penalty.MATCH_LOSS: Term("match loss"),
+    Penalty.DISQUALIFICATION: Term("disqualification"),
+    Penalty.DISQUALIFICATION_WITHOUT_PRIZES: Term("disqualification without prizes"),
+    Penalty.SUSPENSION: Term("suspension"),
+}
+"""``name_text.en`` as message ids: the errors catalogue gives their Russian (``name_text.ru``)."""
 
 ESCALATION_CAP = Penalty.DISQUALIFICATION
 """Escalation and accumulation never go past a single disqualification (J-6)."""

@@ -1,0 +1,289 @@
+"""The penalty services' queries and writes (issue 11: storage owns all SQL).
+
+Every statement the penalty, appeal, catalogue, suspension, ruling and judging services
+(``turnir.services.penalt*``, ``suspensions``, ``game_rulings``, ``judging``) run is here, as
+a plain function taking the transaction first. Nothing here commits: the service that calls it
+owns the transaction (``services.common.changing``/``reading``). The penalty records themselves
+(rows ↔ ``PenaltyRecord``, the catalogue, the judging settings, the reported results) are in
+``turnir.storage.penalty_rows``.
+
+A write guarded by a version (``update_penalty``, ``update_judging_settings``,
+``set_suspension_until``) returns whether the row was still at that version; the service says
+what to do when it was not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy import RowMapping, delete, insert, or_, select, update
+
+from turnir.domain.penalties import Penalty, PenaltyStatus, Side
+from turnir.domain.results import GameReason
+from turnir.storage.database import Tx
+from turnir.storage.mappers import name_key
+from turnir.storage.tables import (
+    entries,
+    games,
+    judges,
+    pairings,
+    people,
+    rounds,
+    stages,
+    tournaments,
+)
+from turnir.storage.tables_penalties import (
+    appeals,
+    game_rulings,
+    infractions,
+    judging_settings,
+    penalties,
+    suspensions,
+)
+
+# ----- players and people -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EntryLine:
+    """A player of a tournament as the penalty report names them."""
+
+    number: int
+    name: str
+    person_id: int | None
+    dropped_after: int | None
+
+
+def entry_lines(tx: Tx, tournament_id: int) -> dict[int, EntryLine]:
+    """The tournament's players by number."""
+    return {number: EntryLine(number, name, person, dropped)
+            for number, name, person, dropped in tx.execute(
+                select(entries.c.number, entries.c.name, entries.c.person_id,
+                       entries.c.dropped_after)
+                .where(entries.c.tournament_id == tournament_id))}
+
+
+def player_names(tx: Tx, tournament_id: int) -> dict[int, str]:
+    """The tournament's players' names by number."""
+    return {number: name for number, name in tx.execute(
+        select(entries.c.number, entries.c.name).where(entries.c.tournament_id == tournament_id))}
+
+
+def player_name(tx: Tx, tournament_id: int, number: int) -> str:
+    """One player's name (``'None'`` for a number the tournament does not have)."""
+    name = tx.execute(select(entries.c.name).where(
+        entries.c.tournament_id == tournament_id, entries.c.number == number)).scalar()
+    return str(name)
+
+
+@dataclass(frozen=True, slots=True)
+class PersonEntry:
+    """One tournament a person played in."""
+
+    tournament_id: int
+    number: int
+    name: str
+    tournament: str
+
+
+def person_entries(tx: Tx, person_id: int) -> list[PersonEntry]:
+    """Every tournament entry of a person, by tournament id."""
+    return [PersonEntry(tid, number, name, tournament) for tid, number, name, tournament in
+            tx.execute(
+                select(entries.c.tournament_id, entries.c.number, entries.c.name,
+                       tournaments.c.name.label("tournament"))
+                .join(tournaments, tournaments.c.id == entries.c.tournament_id)
+                .where(entries.c.person_id == person_id).order_by(entries.c.tournament_id))]
+
+
+def person_by_id(tx: Tx, person_id: int) -> RowMapping | None:
+    return tx.execute(select(people).where(people.c.id == person_id)).mappings().first()
+
+
+def people_named(tx: Tx, name: str) -> list[RowMapping]:
+    """The people whose name matches ``name`` (``mappers.name_key``), by id."""
+    return list(tx.execute(select(people).where(people.c.name_key == name_key(name))
+                           .order_by(people.c.id)).mappings())
+
+
+# ----- judges -------------------------------------------------------------------------------
+
+
+def judges_named(tx: Tx, tournament_id: int, name: str) -> list[RowMapping]:
+    """The tournament's staff rows with this name (every role it has)."""
+    return list(tx.execute(select(judges).where(
+        judges.c.tournament_id == tournament_id, judges.c.name_key == name_key(name)
+    )).mappings())
+
+
+def staff_with_role(tx: Tx, tournament_id: int, role: str) -> RowMapping | None:
+    """The first staff row of the tournament with ``role`` (e.g. its head judge)."""
+    return tx.execute(select(judges).where(judges.c.tournament_id == tournament_id,
+                                           judges.c.role == role)).mappings().first()
+
+
+def staff_names(tx: Tx, tournament_id: int) -> list[tuple[str, str]]:
+    """(name, role) of every staff row of the tournament, in the order they were added."""
+    return [(name, role) for name, role in tx.execute(
+        select(judges.c.name, judges.c.role).where(judges.c.tournament_id == tournament_id)
+        .order_by(judges.c.id))]
+
+
+# ----- a player's matches -------------------------------------------------------------------
+
+
+def player_lines(tx: Tx, tournament_id: int, number: int, *,
+                 from_round: int = 1) -> list[RowMapping]:
+    """The player's pairings (matches and byes) from round ``from_round`` on, in round order,
+    with ``round`` (its number) and ``stage`` (its stage's kind)."""
+    return list(tx.execute(
+        select(pairings, rounds.c.number.label("round"), stages.c.kind.label("stage"))
+        .join(rounds, rounds.c.id == pairings.c.round_id)
+        .join(stages, stages.c.id == rounds.c.stage_id)
+        .where(pairings.c.tournament_id == tournament_id,
+               or_(pairings.c.a == number, pairings.c.b == number),
+               rounds.c.number >= from_round)
+        .order_by(rounds.c.number)
+    ).mappings())
+
+
+def games_of(tx: Tx, pairing_id: int) -> list[tuple[Side | None, GameReason]]:
+    """(winner, reason) of each game recorded for a pairing, in order."""
+    return [(None if winner is None else Side(winner), GameReason(reason))
+            for winner, reason in tx.execute(
+        select(games.c.winner, games.c.reason).where(games.c.pairing_id == pairing_id)
+        .order_by(games.c.number))]
+
+
+# ----- penalties ----------------------------------------------------------------------------
+
+_MATCH_LOSSES = [p.value for p in Penalty if p >= Penalty.MATCH_LOSS]
+
+
+def waiting_match_losses(tx: Tx, tournament_id: int) -> list[RowMapping]:
+    """Active penalties with a match loss (or more) that no result has taken yet, by seq."""
+    return list(tx.execute(
+        select(penalties).where(penalties.c.tournament_id == tournament_id,
+                                penalties.c.status == PenaltyStatus.ACTIVE.value,
+                                penalties.c.applied_round.is_(None),
+                                penalties.c.penalty.in_(_MATCH_LOSSES))
+        .order_by(penalties.c.seq)
+    ).mappings())
+
+
+def update_penalty(tx: Tx, row_id: int, version: int, values: Mapping[str, Any]) -> bool:
+    """Change a penalty row still at ``version``; ``False`` when it changed meanwhile."""
+    done = tx.execute(update(penalties).where(penalties.c.id == row_id,
+                                              penalties.c.version == version)
+                      .values(**values))
+    return done.rowcount == 1
+
+
+def appeal_rows(tx: Tx, tournament_id: int) -> list[RowMapping]:
+    """The tournament's appeals, oldest first, with their penalty's ``seq`` and ``number``."""
+    return list(tx.execute(
+        select(appeals, penalties.c.seq, penalties.c.number)
+        .join(penalties, penalties.c.id == appeals.c.penalty_id)
+        .where(appeals.c.tournament_id == tournament_id).order_by(appeals.c.id)
+    ).mappings())
+
+
+def insert_appeal(tx: Tx, **values: Any) -> int:
+    """Store an appeal's decision; returns its id."""
+    return int(tx.execute(insert(appeals).values(**values).returning(appeals.c.id)).scalar_one())
+
+
+# ----- the catalogue and the judging settings -----------------------------------------------
+
+
+def insert_infraction(tx: Tx, tournament_id: int, position: int,
+                      columns: Mapping[str, Any]) -> None:
+    tx.execute(insert(infractions).values(tournament_id=tournament_id, position=position,
+                                          version=1, **columns))
+
+
+def update_infraction(tx: Tx, row_id: int, position: int, version: int,
+                      columns: Mapping[str, Any]) -> None:
+    tx.execute(update(infractions).where(infractions.c.id == row_id).values(
+        position=position, version=version, **columns))
+
+
+def delete_infraction(tx: Tx, row_id: int) -> None:
+    tx.execute(delete(infractions).where(infractions.c.id == row_id))
+
+
+def update_judging_settings(tx: Tx, tournament_id: int, version: int,
+                            values: Mapping[str, Any]) -> bool:
+    """Change the settings row still at ``version``; ``False`` when it changed meanwhile."""
+    done = tx.execute(update(judging_settings).where(
+        judging_settings.c.tournament_id == tournament_id,
+        judging_settings.c.version == version).values(**values))
+    return done.rowcount == 1
+
+
+def insert_judging_settings(tx: Tx, tournament_id: int, values: Mapping[str, Any]) -> None:
+    tx.execute(insert(judging_settings).values(tournament_id=tournament_id, **values))
+
+
+# ----- the suspension register --------------------------------------------------------------
+
+_SUSPENSIONS = (
+    select(suspensions, people.c.name.label("person_name"),
+           tournaments.c.name.label("tournament_name"), penalties.c.seq.label("penalty_seq"))
+    .join(people, people.c.id == suspensions.c.person_id)
+    .outerjoin(tournaments, tournaments.c.id == suspensions.c.tournament_id)
+    .outerjoin(penalties, penalties.c.id == suspensions.c.penalty_id)
+)
+"""Register entries with the person's name, the tournament's name and the penalty's seq."""
+
+
+def suspension_row(tx: Tx, suspension_id: int) -> RowMapping | None:
+    return tx.execute(_SUSPENSIONS.where(suspensions.c.id == suspension_id)).mappings().first()
+
+
+def suspension_rows(tx: Tx, *, person_id: int | None = None) -> list[RowMapping]:
+    """The register (one person's entries when given), by start and id."""
+    query = _SUSPENSIONS.order_by(suspensions.c.start, suspensions.c.id)
+    if person_id is not None:
+        query = query.where(suspensions.c.person_id == person_id)
+    return list(tx.execute(query).mappings())
+
+
+def suspension_rows_in(tx: Tx, tournament_id: int) -> list[RowMapping]:
+    """The register entries given at one tournament, by id."""
+    return list(tx.execute(_SUSPENSIONS.where(suspensions.c.tournament_id == tournament_id)
+                           .order_by(suspensions.c.id)).mappings())
+
+
+def insert_suspension(tx: Tx, **values: Any) -> int:
+    """Enter a suspension in the register (version 1); returns its id."""
+    return int(tx.execute(insert(suspensions).values(version=1, **values)
+                          .returning(suspensions.c.id)).scalar_one())
+
+
+def set_suspension_until(tx: Tx, suspension_id: int, version: int, until: date | None) -> bool:
+    """Set the last day of an entry still at ``version``; ``False`` when it changed meanwhile."""
+    done = tx.execute(update(suspensions).where(
+        suspensions.c.id == suspension_id, suspensions.c.version == version
+    ).values(until=until, version=version + 1))
+    return done.rowcount == 1
+
+
+# ----- game rulings (S-8, S-9) --------------------------------------------------------------
+
+
+def ruling_rows(tx: Tx, tournament_id: int) -> list[RowMapping]:
+    """The tournament's game rulings, oldest first."""
+    return list(tx.execute(select(game_rulings).where(game_rulings.c.tournament_id
+                                                      == tournament_id)
+                           .order_by(game_rulings.c.id)).mappings())
+
+
+def insert_ruling(tx: Tx, **values: Any) -> RowMapping:
+    """Store a game ruling; returns the stored row."""
+    ruling_id = tx.execute(insert(game_rulings).values(**values)
+                           .returning(game_rulings.c.id)).scalar_one()
+    return tx.execute(select(game_rulings).where(game_rulings.c.id == ruling_id)).mappings().one()
