@@ -111,7 +111,7 @@ def tournament_row(conn: Connection, tournament_id: int) -> RowMapping:
         select(tournaments).where(tournaments.c.id == tournament_id)
     ).mappings().first()
     if row is None:
-        raise NotFoundError(f"no tournament #{tournament_id}", code="unknown_tournament")
+        raise NotFoundError("no tournament #{id}", code="unknown_tournament", id=tournament_id)
     return row
 
 

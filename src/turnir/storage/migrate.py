@@ -75,9 +75,9 @@ def _check_known(db: Database, revision: str | None) -> None:
         _scripts().get_revision(revision)
     except Exception:  # alembic raises several kinds for an unknown revision
         raise UserError(
-            f"the database {db.describe()} has schema {revision}, newer than this turnir "
-            "knows; upgrade turnir",
-            code="schema_too_new",
+            "the database {database} has schema {revision}, newer than this turnir knows; "
+            "upgrade turnir",
+            code="schema_too_new", database=db.describe(), revision=revision,
         ) from None
 
 
@@ -93,6 +93,6 @@ def ensure_schema(db: Database) -> None:
         return
     _check_known(db, current)
     raise UserError(
-        f"the database {db.describe()} has an older schema ({current}); run `turnir db upgrade`",
-        code="schema_old",
+        "the database {database} has an older schema ({revision}); run `turnir db upgrade`",
+        code="schema_old", database=db.describe(), revision=current,
     )

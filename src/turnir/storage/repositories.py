@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import Connection, RowMapping, Table, func, insert, select, update
 
 from turnir.domain.text import NAME_LEN, clean_ref
-from turnir.errors import ConflictError, NotFoundError, UserError
+from turnir.errors import ConflictError, NotFoundError, Term, UserError
 from turnir.storage.audit import AuditEntry as AuditEntry
 from turnir.storage.audit import Change as Change
 from turnir.storage.audit import audit_entries as audit_entries
@@ -37,13 +37,23 @@ def stale_version(conn: Connection, tournament_id: int, entity: str, entity_id: 
                   what: str, seen: int, current: int) -> ConflictError:
     """The refusal for an update based on version ``seen`` when the record is at ``current``."""
     last = last_change(conn, tournament_id, entity, entity_id)
-    who = (f" by {last.actor} at {last.at:%Y-%m-%d %H:%M:%S} UTC ({last.action})"
-           if last is not None else "")
+    thing = _RECORDS.get(what, what)
+    if last is None:
+        return ConflictError("{what} was changed since you loaded it (version {seen}, now "
+                             "{current}); reload and try again", code="stale_version",
+                             what=thing, seen=seen, current=current)
     return ConflictError(
-        f"{what} was changed{who} since you loaded it (version {seen}, now {current}); "
-        "reload and try again",
-        code="stale_version",
+        "{what} was changed by {actor} at {at} UTC ({action}) since you loaded it (version "
+        "{seen}, now {current}); reload and try again", code="stale_version", what=thing,
+        actor=last.actor, at=f"{last.at:%Y-%m-%d %H:%M:%S}", action=last.action, seen=seen,
+        current=current,
     )
+
+
+_RECORDS: dict[str, Term] = {record: record for record in (
+    Term("the tournament"), Term("the judging settings"), Term("the tournament's rating terms"),
+)}
+"""The records ``stale_version`` names in words (``what``), translated with the message."""
 
 
 def check_version(conn: Connection, tournament_id: int, entity: str, entity_id: object,
@@ -60,8 +70,8 @@ def bump_version(conn: Connection, table: Table, row_id: int, version: int,
         .values(version=version + 1, **values)
     )
     if done.rowcount != 1:
-        raise ConflictError(f"{table.name} #{row_id} changed meanwhile; try again",
-                            code="stale_version")
+        raise ConflictError("{table} #{id} changed meanwhile; try again",
+                            code="stale_version", table=table.name, id=row_id)
 
 
 # ----- tournaments -----------------------------------------------------------------------
@@ -103,7 +113,7 @@ def round_row(conn: Connection, tournament_id: int, number: int) -> RowMapping:
         .where(rounds.c.tournament_id == tournament_id, rounds.c.number == number)
     ).mappings().first()
     if row is None:
-        raise NotFoundError(f"there is no round {number} yet", code="unknown_round")
+        raise NotFoundError("there is no round {round} yet", code="unknown_round", round=number)
     return row
 
 
@@ -115,7 +125,8 @@ def match_row(conn: Connection, round_id: int, round_number: int, table: int) ->
                pairings.c.kind == "match")
     ).mappings().first()
     if row is None:
-        raise NotFoundError(f"round {round_number} has no table {table}", code="unknown_table")
+        raise NotFoundError("round {round} has no table {table}", code="unknown_table",
+                            round=round_number, table=table)
     return row
 
 
@@ -129,7 +140,8 @@ def entry_by_ref(conn: Connection, tournament_id: int, ref: str | int) -> RowMap
     if isinstance(text, int):
         row = conn.execute(base.where(entries.c.number == text)).mappings().first()
         if row is None:
-            raise NotFoundError(f"no player #{text} in this tournament", code="unknown_player")
+            raise NotFoundError("no player #{number} in this tournament",
+                                code="unknown_player", number=text)
         return row
     key = name_key(text)
     row = conn.execute(base.where(entries.c.name_key == key)).mappings().first()
@@ -140,9 +152,9 @@ def entry_by_ref(conn: Connection, tournament_id: int, ref: str | int) -> RowMap
     if len(partial) == 1:
         return partial[0]
     if not partial:
-        raise NotFoundError(f"no player named {str(ref)!r}", code="unknown_player")
-    names = ", ".join(r["name"] for r in partial[:5])
-    raise UserError(f"{str(ref)!r} matches several players: {names}", code="ambiguous_player")
+        raise NotFoundError("no player named {name!r}", code="unknown_player", name=str(ref))
+    raise UserError("{name!r} matches several players: {names}", code="ambiguous_player",
+                    name=str(ref), names=", ".join(r["name"] for r in partial[:5]))
 
 
 def entry_by_name(conn: Connection, tournament_id: int, name: str) -> RowMapping | None:
@@ -165,7 +177,7 @@ def person_for(conn: Connection, *, name: str, city: str, club: str, at: datetim
     or a new one."""
     if person_id is not None:
         if conn.execute(select(people.c.id).where(people.c.id == person_id)).first() is None:
-            raise NotFoundError(f"no person #{person_id}", code="unknown_person")
+            raise NotFoundError("no person #{person}", code="unknown_person", person=person_id)
         return person_id
     found = conn.execute(
         select(people.c.id).where(people.c.name_key == name_key(name), people.c.city == city)
@@ -223,8 +235,8 @@ def stored_answer(conn: Connection, tournament_id: int, key: str, action: str,
     if row is None:
         return None
     if row[0] != action or row[1] != request:
-        raise ConflictError(f"the request key {key!r} was already used for another request",
-                            code="key_reused")
+        raise ConflictError("the request key {key!r} was already used for another request",
+                            code="key_reused", key=key)
     response: dict[str, Any] = row[2]
     return response
 
