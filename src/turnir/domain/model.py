@@ -43,7 +43,10 @@ class TournamentFormat(StrEnum):
 
 
 class Status(StrEnum):
-    """Where a stored tournament is: before round 1, running, or closed by the organizer."""
+    """Where a stored tournament is: before round 1, running, or closed by the organizer.
+
+    The stored state the organizer moves; ``turnir.domain.tournament.Phase`` is where the
+    rounds are (Swiss, top, all played), computed from them."""
 
     REGISTRATION = "registration"
     RUNNING = "running"
@@ -176,7 +179,7 @@ class Pairing:
             return {self.a: table.bye}
         if self.result is None:
             return {self.a: 0, self.b: 0}
-        pa, pb = self.result.points(table)
+        pa, pb = table.of(self.result.outcome)
         return {self.a: pa, self.b: pb}
 
     def winner(self) -> PlayerId | None:
@@ -217,7 +220,8 @@ class Round:
         for p in self.pairings:
             if p.table == table and p.b is not None:
                 return p
-        raise NotFoundError(f"round {self.number} has no table {table}", code="unknown_table")
+        raise NotFoundError("round {round} has no table {table}", code="unknown_table",
+                            round=self.number, table=table)
 
     def pairing_of(self, player: PlayerId) -> Pairing | None:
         for p in self.pairings:

@@ -10,15 +10,22 @@ Terms (Russian in brackets):
 - *bye* (автопобеда): a player without an opponent wins the match (S-5).
 - *elimination match* (матч на вылет): a match of the top; it cannot end drawn (S-3).
 
-Points are integers; the ``PointsTable`` is the one place that turns a match outcome into
-points (S-7, default 3/1/0 and 3 for a bye).
+Points are integers; ``PointsTable.of`` is the one place that turns a match outcome into
+points (S-7, default 3/1/0 and 3 for a bye): match results, pairings, the standings and the
+pairings page all ask it. ``MatchResult`` owns its serialisation (``to_columns``/``from_columns``
+for the five result columns of storage and files, ``to_json``/``from_json`` with the score for
+the audit log and stored answers).
+
+Games (``turnir.domain.games``): a game record and the match result built from games.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from turnir.errors import UserError
 
@@ -101,12 +108,27 @@ class PointsTable:
     def __post_init__(self) -> None:
         if not (self.win > self.draw >= self.loss >= 0):
             raise UserError(
-                f"points must satisfy win > draw >= loss >= 0, got {self.win}/{self.draw}/"
-                f"{self.loss}",
-                code="bad_points",
+                "points must satisfy win > draw >= loss >= 0, got {win}/{draw}/{loss}",
+                code="bad_points", win=self.win, draw=self.draw, loss=self.loss,
             )
         if self.bye < 0:
             raise UserError("points for a bye cannot be negative", code="bad_points")
+
+    def of(self, outcome: MatchOutcome) -> tuple[int, int]:
+        """Match points of A and B for ``outcome`` (S-2, S-7): the one points function."""
+        match outcome:
+            case MatchOutcome.A_WINS:
+                return self.win, self.loss
+            case MatchOutcome.B_WINS:
+                return self.loss, self.win
+            case MatchOutcome.DRAW:
+                return self.draw, self.draw
+            case MatchOutcome.DOUBLE_LOSS:
+                return self.loss, self.loss
+
+    def by_outcome(self) -> dict[MatchOutcome, tuple[int, int]]:
+        """``of`` for every outcome at once, for loops over many matches (the standings)."""
+        return {outcome: self.of(outcome) for outcome in MatchOutcome}
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,41 +193,53 @@ class MatchResult:
         needed = best_of // 2 + 1
         if self.wins_a > needed or self.wins_b > needed:
             raise UserError(
-                f"{self.score}: a best-of-{best_of} match ends when a player wins {needed} games",
-                code="bad_result",
+                "{score}: a best-of-{best_of} match ends when a player wins {needed} games",
+                code="bad_result", score=self.score, best_of=best_of, needed=needed,
             )
         if self.wins_a == needed and self.wins_b == needed:
-            raise UserError(
-                f"{self.score}: both players cannot win {needed} games", code="bad_result"
-            )
+            raise UserError("{score}: both players cannot win {needed} games",
+                            code="bad_result", score=self.score, needed=needed)
         if self.wins_a + self.wins_b > best_of:
-            raise UserError(
-                f"{self.score}: more decided games than a best-of-{best_of} match has",
-                code="bad_result",
-            )
+            raise UserError("{score}: more decided games than a best-of-{best_of} match has",
+                            code="bad_result", score=self.score, best_of=best_of)
         if self.ending is MatchEnding.PLAYED and self.outcome != MatchResult.played(
             self.wins_a, self.wins_b, self.draws
         ).outcome:
-            raise UserError(f"{self.score}: the outcome does not follow the games",
-                            code="bad_result")
+            raise UserError("{score}: the outcome does not follow the games",
+                            code="bad_result", score=self.score)
         if elimination and self.outcome in (MatchOutcome.DRAW, MatchOutcome.DOUBLE_LOSS):
             raise UserError(
-                f"{self.score}: an elimination match cannot end drawn; the last game is played "
+                "{score}: an elimination match cannot end drawn; the last game is played "
                 "until someone loses (S-3)",
-                code="drawn_elimination",
+                code="drawn_elimination", score=self.score,
             )
 
     def points(self, table: PointsTable) -> tuple[int, int]:
-        """Match points of A and B (S-2, S-7)."""
-        match self.outcome:
-            case MatchOutcome.A_WINS:
-                return table.win, table.loss
-            case MatchOutcome.B_WINS:
-                return table.loss, table.win
-            case MatchOutcome.DRAW:
-                return table.draw, table.draw
-            case MatchOutcome.DOUBLE_LOSS:
-                return table.loss, table.loss
+        """Match points of A and B (S-2, S-7; ``PointsTable.of``)."""
+        return table.of(self.outcome)
+
+    # ----- serialisation: storage columns, files, the audit log, stored answers ------------
+
+    def to_columns(self) -> dict[str, Any]:
+        """The five result columns (``wins_a``, ``wins_b``, ``draws``, ``outcome``,
+        ``ending``), enums as their values: the pairing and report rows, files and the API."""
+        return {"wins_a": self.wins_a, "wins_b": self.wins_b, "draws": self.draws,
+                "outcome": self.outcome.value, "ending": self.ending.value}
+
+    @staticmethod
+    def from_columns(columns: Mapping[str, Any]) -> MatchResult:
+        """The result from its five columns (``to_columns``); extra keys are ignored."""
+        return MatchResult(columns["wins_a"], columns["wins_b"], columns["draws"],
+                           MatchOutcome(columns["outcome"]), MatchEnding(columns["ending"]))
+
+    def to_json(self) -> dict[str, Any]:
+        """The columns with the score as written on a slip: the audit log's form."""
+        return {"score": self.score, **self.to_columns()}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> MatchResult:
+        """The result from ``to_json`` (or ``to_columns``): the score is derived, not read."""
+        return MatchResult.from_columns(data)
 
 
 _SCORE = re.compile(r"^\s*(\d+)\s*[-:]\s*(\d+)(?:\s*[-:]\s*(\d+))?\s*$")
@@ -223,12 +257,12 @@ def parse_result(text: str) -> MatchResult:
     found = _SCORE.match(cleaned)
     if found is None:
         raise UserError(
-            f"cannot read the result {text!r}: write game wins like 2-1, 1-1-1 with a drawn "
+            "cannot read the result {text!r}: write game wins like 2-1, 1-1-1 with a drawn "
             "game, or ID for an intentional draw",
-            code="bad_result",
+            code="bad_result", text=text,
         )
     wins_a, wins_b = int(found.group(1)), int(found.group(2))
     draws = int(found.group(3) or 0)
     if wins_a == wins_b == draws == 0:
-        raise UserError(f"{text!r}: no game was played", code="bad_result")
+        raise UserError("{text!r}: no game was played", code="bad_result", text=text)
     return MatchResult.played(wins_a, wins_b, draws)

@@ -54,7 +54,12 @@ _NO_PENALTIES: Mapping[PlayerId, PenaltyCounts] = MappingProxyType({})
 
 
 class Phase(StrEnum):
-    """Where a tournament is."""
+    """Where a tournament is in its rounds, computed from them (``Tournament.phase``): before
+    the first round, in the Swiss part, in the top, or over because its last round is played.
+
+    Not ``turnir.domain.model.Status``, which is the stored state the organizer sets (a
+    tournament may be ``RUNNING`` with its phase ``FINISHED`` until the organizer closes it,
+    or ``FINISHED`` early)."""
 
     REGISTRATION = "registration"
     SWISS = "swiss"
@@ -83,15 +88,16 @@ class Tournament:
         for p in self.players:
             if p.id == player_id:
                 return p
-        raise NotFoundError(f"no player #{player_id} in this tournament", code="unknown_player")
+        raise NotFoundError("no player #{number} in this tournament", code="unknown_player",
+                            number=player_id)
 
     def find_player(self, ref: str) -> Player:
         """A player by number (``12``, ``#12``) or by exact or unambiguous partial name."""
         text = ref.strip().lstrip("#")
         if text.isascii() and text.isdigit():
             if len(text) > 10:
-                raise NotFoundError(f"no player #{text[:20]} in this tournament",
-                                    code="unknown_player")
+                raise NotFoundError("no player #{number} in this tournament",
+                                    code="unknown_player", number=text[:20])
             return self.player(int(text))
         folded = name_key(text)
         exact = [p for p in self.players if name_key(p.name) == folded]
@@ -101,9 +107,10 @@ class Tournament:
         if len(partial) == 1:
             return partial[0]
         if not partial:
-            raise NotFoundError(f"no player named {ref!r}", code="unknown_player")
+            raise NotFoundError("no player named {name!r}", code="unknown_player", name=ref)
         names = ", ".join(p.name for p in partial[:5])
-        raise UserError(f"{ref!r} matches several players: {names}", code="ambiguous_player")
+        raise UserError("{ref!r} matches several players: {names}", code="ambiguous_player",
+                        ref=ref, names=names)
 
     @property
     def swiss_rounds_planned(self) -> int:
@@ -145,7 +152,8 @@ class Tournament:
         for r in self.rounds:
             if r.number == number:
                 return r
-        raise NotFoundError(f"there is no round {number} yet", code="unknown_round")
+        raise NotFoundError("there is no round {round} yet", code="unknown_round",
+                            round=number)
 
     def is_active(self, player: Player, round_number: int) -> bool:
         """Can ``player`` be paired in ``round_number`` (not yet joined / dropped: no)."""
@@ -222,24 +230,28 @@ def validate_players(players: Sequence[Player]) -> None:
     names: dict[str, int] = {}
     for i, p in enumerate(players):
         where = f"player {i + 1} ({p.name!r})"
+        who = {"index": i + 1, "player": p.name}
         if p.id < 1:
-            raise UserError(f"{where}: the number must be positive", code="bad_player")
+            raise UserError("player {index} ({player!r}): the number must be positive",
+                            code="bad_player", **who)
         if p.id in ids:
-            raise UserError(f"{where}: number #{p.id} is used twice", code="duplicate_player")
+            raise UserError("player {index} ({player!r}): number #{number} is used twice",
+                            code="duplicate_player", number=p.id, **who)
         ids.add(p.id)
         name = _checked_text(p, where)
         key = name_key(name)
         if key in names:
             raise UserError(
-                f"{where}: the name {name!r} is already player #{names[key]}",
-                code="duplicate_player",
+                "player {index} ({player!r}): the name {name!r} is already player #{number}",
+                code="duplicate_player", name=name, number=names[key], **who,
             )
         names[key] = p.id
         if any(r < 1 for r in p.granted_byes):
-            raise UserError(f"{where}: byes can be granted for rounds 1, 2, …", code="bad_player")
+            raise UserError("player {index} ({player!r}): byes can be granted for rounds 1, "
+                            "2, …", code="bad_player", **who)
         if any(r > MAX_ROUNDS for r in p.granted_byes):
-            raise UserError(f"{where}: byes can be granted for rounds up to {MAX_ROUNDS}",
-                            code="bad_player")
+            raise UserError("player {index} ({player!r}): byes can be granted for rounds up "
+                            "to {last}", code="bad_player", last=MAX_ROUNDS, **who)
         check_number(p.joined_round, what=f"{where}: the first round", low=1,
                      high=MAX_ROUNDS + 1)
         if p.dropped_after is not None:
@@ -293,9 +305,9 @@ def pair_next_round(t: Tournament) -> Tournament:
     if current is not None and not current.finished:
         missing = [p.table for p in current.pairings if not p.finished]
         raise ConflictError(
-            f"round {current.number} is not finished: no result at table(s) "
-            f"{', '.join(map(str, missing[:10]))}",
-            code="round_not_finished",
+            "round {round} is not finished: no result at table(s) {tables}",
+            code="round_not_finished", round=current.number,
+            tables=", ".join(map(str, missing[:10])),
         )
     if t.phase is Phase.FINISHED:
         raise ConflictError("the tournament is finished", code="finished")
@@ -341,8 +353,8 @@ def _pair_swiss_round(t: Tournament, number: int, lot: str) -> Round:
     entrants, privileged = swiss_entrants(t, number)
     if len(entrants) < 2:
         raise UserError(
-            f"round {number} needs at least two active players; there are {len(entrants)}",
-            code="too_few_players",
+            "round {round} needs at least two active players; active players: {count}",
+            code="too_few_players", round=number, count=len(entrants),
         )
     result = pair_swiss(entrants, random.Random(lot))
     return Round(number, Stage.SWISS, _swiss_pairings(result, privileged), lot)
@@ -365,9 +377,9 @@ def top_qualifiers(t: Tournament) -> list[PlayerId]:
     ]
     if len(eligible) < size:
         raise UserError(
-            f"a top of {size} needs {size} players still in the tournament; "
-            f"there are {len(eligible)}",
-            code="too_few_players",
+            "a top of {size} needs {size} players still in the tournament; players still "
+            "in: {count}",
+            code="too_few_players", size=size, count=len(eligible),
         )
     return eligible[:size]
 
@@ -389,31 +401,47 @@ def _pair_top_round(t: Tournament, number: int, lot: str) -> Round:
 
 def check_result_change(
     pairing: Pairing, result: MatchResult, *, round_number: int, stage: Stage,
-    settings: Settings, last_round: int, correction: bool,
+    settings: Settings, last_round: int, correction: bool, games_differ: bool = False,
+    by_player: bool = False,
 ) -> bool:
     """May ``result`` be recorded at ``pairing`` now? ``False``: it is already there (a no-op).
 
-    The rules of ``record_result`` for one line, so that storage can apply them without loading
-    the whole tournament: the result must be possible (S-2, S-3); a different result needs
-    ``correction`` (S-6), and a correction is refused once a later round exists.
+    The S-6 rule in one place, for one line, so that storage can apply it without loading the
+    whole tournament: the result must be possible (S-2, S-3); a different result (or the same
+    result with other games, ``games_differ``) needs ``correction`` (a judge's action), and a
+    correction is refused once a later round exists. A player's own report (``by_player``) is
+    never a correction and is taken only in the last round.
     """
+    table = pairing.table
+    if by_player and round_number != last_round:
+        raise ConflictError("round {round} is closed; ask a judge", code="round_closed",
+                            round=round_number)
     elimination_match = stage is Stage.TOP
     best_of = settings.top_best_of if elimination_match else settings.best_of
     result.validate(best_of=best_of, elimination=elimination_match)
-    if pairing.result == result:
+    if pairing.result == result and not games_differ:
         return False
-    table = pairing.table
-    if pairing.result is not None and not correction:
+    if pairing.result is not None and by_player:
         raise ConflictError(
-            f"round {round_number} table {table} already has the result "
-            f"{pairing.result.score}; correcting it is a judge's correction",
-            code="result_exists",
+            "round {round} table {table} already has the result {score}; ask a judge to "
+            "correct it", code="result_exists", round=round_number, table=table,
+            score=pairing.result.score)
+    if pairing.result is not None and not correction:
+        if pairing.result == result:
+            raise ConflictError(
+                "round {round} table {table} already has the result with other games; "
+                "correcting it is a judge's correction",
+                code="result_exists", round=round_number, table=table)
+        raise ConflictError(
+            "round {round} table {table} already has the result {score}; correcting it is a "
+            "judge's correction",
+            code="result_exists", round=round_number, table=table, score=pairing.result.score,
         )
     if pairing.result is not None and round_number != last_round:
         raise ConflictError(
-            f"round {round_number} table {table}: a later round was already paired from this "
-            "result; undo that round first",
-            code="result_locked",
+            "round {round} table {table}: a later round was already paired from this result; "
+            "undo that round first",
+            code="result_locked", round=round_number, table=table,
         )
     if result.ending is MatchEnding.INTENTIONAL_DRAW and elimination_match:
         raise InvariantError("validate() lets no intentional draw into the top")
@@ -450,9 +478,8 @@ def undo_last_round(t: Tournament) -> Tournament:
         raise ConflictError("there is no round to undo", code="no_round")
     if last.has_results:
         raise ConflictError(
-            f"round {last.number} already has results; only a round without results can be "
-            "undone",
-            code="round_has_results",
+            "round {round} already has results; only a round without results can be undone",
+            code="round_has_results", round=last.number,
         )
     return replace(t, rounds=t.rounds[:-1], undone=(*t.undone, last.number))
 
@@ -478,9 +505,8 @@ def swap_players(
     px, py = rnd.pairing_of(x), rnd.pairing_of(y)
     if px is None or py is None:
         missing = x if px is None else y
-        raise NotFoundError(
-            f"player #{missing} is not in round {round_number}", code="unknown_player"
-        )
+        raise NotFoundError("player #{number} is not in round {round}", code="unknown_player",
+                            number=missing, round=round_number)
     if px is py:
         raise UserError("the two players already sit at the same table", code="bad_swap")
     if px.result is not None or py.result is not None:
@@ -503,15 +529,14 @@ def swap_players(
     for p in (seat(px), seat(py)):
         if p.b is not None and p.b in before.opponents(p.a):
             raise UserError(
-                f"round {round_number}: {t.player(p.a).name} and {t.player(p.b).name} already "
-                "met; a rematch cannot be forced by hand",
-                code="forced_rematch",
+                "round {round}: {first} and {second} already met; a rematch cannot be forced "
+                "by hand",
+                code="forced_rematch", round=round_number, first=t.player(p.a).name,
+                second=t.player(p.b).name,
             )
         if p.b is None and p.kind is PairingKind.BYE and p.a in _had_unrequested_bye(before):
-            raise UserError(
-                f"{t.player(p.a).name} already had a bye in this tournament (S-5)",
-                code="second_bye",
-            )
+            raise UserError("{name} already had a bye in this tournament (S-5)",
+                            code="second_bye", name=t.player(p.a).name)
     text = f"swap #{x} and #{y}" + (f": {note}" if note else "")
     new_round = replace(rnd, pairings=tuple(new_lines), edits=(*rnd.edits, text))
     return replace(t, rounds=(*t.rounds[:-1], new_round))
@@ -528,8 +553,9 @@ def drop_player(t: Tournament, player_id: PlayerId) -> Tournament:
     """
     player = t.player(player_id)
     if player.dropped_after is not None:
-        raise ConflictError(f"{player.name} already dropped after round "
-                            f"{player.dropped_after}", code="already_dropped")
+        raise ConflictError("{name} already dropped after round {round}",
+                            code="already_dropped", name=player.name,
+                            round=player.dropped_after)
     last = t.current_round.number if t.current_round else 0
     return _replace_player(t, replace(player, dropped_after=last))
 

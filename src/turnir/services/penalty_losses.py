@@ -17,11 +17,9 @@ The common case costs one indexed look-up: players without penalties change noth
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
-
-from sqlalchemy import Connection, RowMapping, bindparam, or_, select, update
 
 from turnir.domain.model import Pairing, Settings, Stage
 from turnir.domain.penalties import (
@@ -35,22 +33,20 @@ from turnir.domain.penalties import (
 )
 from turnir.domain.results import MatchResult
 from turnir.errors import InvariantError
+from turnir.services.common import Tx
 from turnir.services.players import drop_in
-from turnir.storage.direct import DirectStatement
 from turnir.storage.mappers import tournament_row
 from turnir.storage.penalty_rows import (
     Report,
     insert_penalty,
     load_catalogue,
     next_seq,
-    penalty_rows,
-    record_from_row,
     record_json,
     store_report,
     stored_report,
 )
 from turnir.storage.repositories import Change, entry_by_ref
-from turnir.storage.tables_penalties import penalties
+from turnir.storage.results_repo import MatchPenalty, match_penalties, set_applied_round
 
 
 class ReportedGame(Protocol):
@@ -79,8 +75,8 @@ class PenaltyLosses:
     """The penalties (``seq``) whose losses this result takes."""
     previously: tuple[int, ...] = ()
     """The penalties this match's result took before (a correction)."""
-    rows: tuple[RowMapping, ...] = field(default=(), repr=False)
-    """The penalty rows of both players; empty when neither has any."""
+    rows: tuple[MatchPenalty, ...] = ()
+    """The penalties of both players; empty when neither has any."""
 
     @property
     def changed(self) -> bool:
@@ -88,16 +84,8 @@ class PenaltyLosses:
         return bool(self.applied)
 
 
-_ANY_PENALTY = DirectStatement(
-    select(penalties.c.id)
-    .where(penalties.c.tournament_id == bindparam("tournament_id"),
-           or_(penalties.c.number == bindparam("a"), penalties.c.number == bindparam("b")))
-    .limit(1)
-)
-
-
 def apply_penalty_losses(
-    conn: Connection, tournament_id: int, round_number: int, pairing_id: int, pairing: Pairing,
+    conn: Tx, tournament_id: int, round_number: int, pairing_id: int, pairing: Pairing,
     *, stage: Stage, settings: Settings, result: MatchResult,
     games: Sequence[ReportedGame] | None,
 ) -> PenaltyLosses:
@@ -108,13 +96,12 @@ def apply_penalty_losses(
     report = Report(result, played)
     plain = PenaltyLosses(tournament_id, round_number, pairing_id, pairing, report, result,
                           played)
-    if _ANY_PENALTY.execute(conn, {"tournament_id": tournament_id, "a": pairing.a,
-                                   "b": pairing.b}).fetchone() is None:
+    rows = match_penalties(conn, tournament_id, pairing.a, pairing.b)
+    if not rows:
         return plain
-    rows = tuple(penalty_rows(conn, tournament_id, pairing.players))
-    previously = tuple(r["seq"] for r in rows if r["applied_round"] == round_number)
-    elsewhere = {r["seq"] for r in rows if r["applied_round"] not in (None, round_number)}
-    carries = pending_carries((record_from_row(r) for r in rows), applied=elsewhere)
+    previously = tuple(r.seq for r in rows if r.applied_round == round_number)
+    elsewhere = {r.seq for r in rows if r.applied_round not in (None, round_number)}
+    carries = pending_carries((r.record for r in rows), applied=elsewhere)
     plain = PenaltyLosses(tournament_id, round_number, pairing_id, pairing, report, result,
                           played, (), previously, rows)
     if not carries:
@@ -133,7 +120,7 @@ def apply_penalty_losses(
                          done.games, done.applied, previously, rows)
 
 
-def settle_penalty_losses(conn: Connection, losses: PenaltyLosses, *, actor: str, at: datetime,
+def settle_penalty_losses(conn: Tx, losses: PenaltyLosses, *, actor: str, at: datetime,
                           match_ended: bool) -> None:
     """After the result is stored: mark the penalties it took, keep the reported result, and
     at the end of the match (``match_ended``) add up three of a strength (J-6)."""
@@ -141,13 +128,12 @@ def settle_penalty_losses(conn: Connection, losses: PenaltyLosses, *, actor: str
         return
     change = Change(conn, actor, at)
     tid, number = losses.tournament_id, losses.round
-    by_seq = {r["seq"]: r for r in losses.rows}
+    by_seq = {r.seq: r for r in losses.rows}
     for seq in sorted(set(losses.applied) ^ set(losses.previously)):
         taken = seq in losses.applied
-        conn.execute(update(penalties).where(penalties.c.id == by_seq[seq]["id"])
-                     .values(applied_round=number if taken else None))
+        set_applied_round(conn, by_seq[seq].id, number if taken else None)
         change.log(tid, "penalty.apply" if taken else "penalty.unapply", "penalty", seq,
-                   {"applied_round": by_seq[seq]["applied_round"]},
+                   {"applied_round": by_seq[seq].applied_round},
                    {"applied_round": number if taken else None,
                     "pairing": f"{number}.{losses.pairing.table}"})
     wanted = losses.report if losses.applied else None
@@ -162,7 +148,7 @@ def _accumulate(change: Change, tournament_id: int, round_number: int,
     """J-6: three of one strength for different reasons give the next strength now, at the
     end of the match; an automatic disqualification drops the player at once (J-4)."""
     conn = change.conn
-    records = [record_from_row(r) for r in losses.rows]
+    records = [r.record for r in losses.rows]
     catalogue = None
     for player in losses.pairing.players:
         own = [r for r in records if r.player == player]

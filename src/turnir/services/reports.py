@@ -21,29 +21,21 @@ pages count down to its end.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
 
-from sqlalchemy import Connection, delete, insert, select
-
-from turnir.domain.model import Stage
+from turnir.domain.model import Pairing
 from turnir.domain.results import MatchResult
-from turnir.errors import ConflictError, InvariantError, UserError
+from turnir.domain.tournament import check_result_change
+from turnir.errors import InvariantError, NotFoundError, UserError
 from turnir.services.accounts import AccountInfo
-from turnir.services.common import changing, refuse_when_finished
+from turnir.services.common import Database, Tx, changing, reading, refuse_when_finished
 from turnir.services.judges import ORGANIZER_ONLY, check_staff
-from turnir.services.results import RecordedResult, record_result_in
-from turnir.storage.database import Database
-from turnir.storage.mappers import (
-    pairing_from_row,
-    result_columns,
-    settings_from_row,
-    tournament_row,
-)
-from turnir.storage.repositories import last_round_number, match_row, round_row
+from turnir.services.results import RecordedResult, found_match, record_in_slot
+from turnir.storage import results_repo
+from turnir.storage.mappers import tournament_row
+from turnir.storage.repositories import round_row
 from turnir.storage.result_reports import open_round_reports, pairing_reports, save_report
-from turnir.storage.tables import entries, pairings
-from turnir.storage.tables_accounts import round_timers
 
 
 class NotAllowedError(UserError):
@@ -85,13 +77,25 @@ class TableReports:
         return self.a is not None and self.b is not None and self.a != self.b
 
 
-def player_numbers(conn: Connection, tournament_id: int, person_id: int | None) -> list[int]:
+def player_numbers(conn: Tx, tournament_id: int, person_id: int | None) -> list[int]:
     """The entry numbers a person has in a tournament (normally one)."""
     if person_id is None:
         return []
-    return [n for (n,) in conn.execute(
-        select(entries.c.number).where(entries.c.tournament_id == tournament_id,
-                                       entries.c.person_id == person_id))]
+    return results_repo.entry_numbers(conn, tournament_id, person_id)
+
+
+def _my_side(pairing: Pairing, numbers: list[int], mine: MatchResult, round_number: int,
+             table: int) -> tuple[str, int, int, MatchResult]:
+    """(side, me, opponent, the result from A's side) for the reporter's entry numbers."""
+    if pairing.b is None:  # pragma: no cover - the slot holds matches only
+        raise InvariantError(f"round {round_number} table {table} is a bye")
+    if pairing.a in numbers:
+        return "a", pairing.a, pairing.b, mine
+    if pairing.b in numbers:
+        return "b", pairing.b, pairing.a, mine.swapped()
+    raise NotAllowedError(
+        "round {round} table {table} is not your match; you can report only your own",
+        code="not_your_match", round=round_number, table=table)
 
 
 def report_result(
@@ -100,72 +104,54 @@ def report_result(
 ) -> ReportAnswer:
     """A player reports their own match; ``mine`` is the result from the reporter's side.
 
-    One transaction: the report and, when it agrees with the opponent's, the result recorded.
+    One transaction, one lock, one read of the table's slot: the report and, when it agrees
+    with the opponent's, the result recorded (``services.results.record_in_slot``).
     """
     with changing(db, tournament_id, account.name) as change:
         conn = change.conn
-        row = tournament_row(conn, tournament_id)
-        refuse_when_finished(row)
-        rnd = round_row(conn, tournament_id, round_number)
-        line = match_row(conn, rnd["id"], round_number, table)
-        pairing = pairing_from_row(line)
+        slot = results_repo.result_slot(conn, tournament_id, round_number, table)
+        if slot is None:  # pragma: no cover - changing() found the tournament
+            raise NotFoundError("no tournament #{id}", code="unknown_tournament",
+                                id=tournament_id)
+        refuse_when_finished({"status": slot.status, "name": slot.name})
+        pairing_id, pairing = found_match(slot, round_number, table)
         numbers = player_numbers(conn, tournament_id, account.person_id)
-        if pairing.b is None:  # pragma: no cover - match_row returns matches only
-            raise InvariantError(f"round {round_number} table {table} is a bye")
-        if pairing.a in numbers:
-            side, me, opponent, result = "a", pairing.a, pairing.b, mine
-        elif pairing.b in numbers:
-            side, me, opponent, result = "b", pairing.b, pairing.a, mine.swapped()
-        else:
-            raise NotAllowedError(
-                f"round {round_number} table {table} is not your match; you can report only "
-                "your own", code="not_your_match")
-        last = last_round_number(conn, tournament_id)
-        if last != round_number:
-            raise ConflictError(f"round {round_number} is closed; ask a judge",
-                                code="round_closed")
-        elimination = Stage(rnd["stage"]) is Stage.TOP
-        settings = settings_from_row(row)
-        result.validate(best_of=settings.top_best_of if elimination else settings.best_of,
-                        elimination=elimination)
-        if pairing.result is not None:
-            if pairing.result == result:
-                return ReportAnswer(ReportStatus.UNCHANGED, round_number, table, result)
-            raise ConflictError(
-                f"round {round_number} table {table} already has the result "
-                f"{pairing.result.score}; ask a judge to correct it", code="result_exists")
-        save_report(conn, tournament_id=tournament_id, pairing_id=line["id"], a=pairing.a,
+        side, me, opponent, result = _my_side(pairing, numbers, mine, round_number, table)
+        assert slot.stage is not None and pairing.b is not None
+        if not check_result_change(pairing, result, round_number=round_number,
+                                   stage=slot.stage, settings=slot.settings,
+                                   last_round=slot.last_round, correction=False,
+                                   by_player=True):
+            return ReportAnswer(ReportStatus.UNCHANGED, round_number, table, result)
+        save_report(conn, tournament_id=tournament_id, pairing_id=pairing_id, a=pairing.a,
                     b=pairing.b, player=me, account_id=account.id, result=result,
                     at=change.at)
         change.log(tournament_id, "report.submit", "pairing", f"{round_number}.{table}", None,
                    {"side": side, "player": me, "opponent": opponent,
-                    "account": account.login, "score": result.score,
-                    **result_columns(result)})
-        theirs = pairing_reports(conn, line["id"]).get(opponent)
+                    "account": account.login, **result.to_json()})
+        theirs = pairing_reports(conn, pairing_id).get(opponent)
         if theirs is None:
             return ReportAnswer(ReportStatus.WAITING, round_number, table, result)
         if theirs != result:
             return ReportAnswer(ReportStatus.DISPUTED, round_number, table, result)
-        recorded = record_result_in(conn, tournament_id, round_number, table, result,
-                                    actor=f"{account.name} (confirmed by both players)")
+        recorded = record_in_slot(conn, slot, tournament_id, round_number, table, result,
+                                  actor=f"{account.name} (confirmed by both players)",
+                                  at=change.at)
         return ReportAnswer(ReportStatus.RECORDED, round_number, table, result, recorded)
 
 
 def round_reports(db: Database, tournament_id: int, round_number: int) -> dict[int, TableReports]:
     """Every table of a round without a result that has a report still bound to its two
     players: what each side reported."""
-    with db.read() as conn:
-        found = open_round_reports(conn, tournament_id, round_number)
+    with reading(db) as tx:
+        found = open_round_reports(tx, tournament_id, round_number)
     return {table: TableReports(sides.get("a"), sides.get("b")) for table, sides in found.items()}
 
 
 def pairing_versions(db: Database, tournament_id: int, round_number: int) -> dict[int, int]:
     """table → the pairing's version, for a grid that sends ``expected_version``."""
-    with db.read() as conn:
-        rnd = round_row(conn, tournament_id, round_number)
-        return {table: version for table, version in conn.execute(
-            select(pairings.c.table_no, pairings.c.version)
-            .where(pairings.c.round_id == rnd["id"], pairings.c.kind == "match"))}
+    with reading(db) as tx:
+        return results_repo.pairing_versions(tx, round_row(tx, tournament_id, round_number)["id"])
 
 
 # ----- the round clock ---------------------------------------------------------------------
@@ -196,26 +182,16 @@ def start_timer(db: Database, tournament_id: int, round_number: int, *, minutes:
         refuse_when_finished(tournament_row(conn, tournament_id))
         check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY, what="start the clock")
         round_row(conn, tournament_id, round_number)
-        key = (round_timers.c.tournament_id == tournament_id,
-               round_timers.c.round == round_number)
-        conn.execute(delete(round_timers).where(*key))
-        conn.execute(insert(round_timers).values(tournament_id=tournament_id,
-                                                 round=round_number, started_at=change.at,
-                                                 duration_s=minutes * 60))
+        results_repo.set_round_timer(conn, tournament_id, round_number, started_at=change.at,
+                                     duration_s=minutes * 60)
         change.log(tournament_id, "round.timer", "round", round_number, None,
                    {"minutes": minutes, "started_at": change.at.isoformat()})
         return RoundTimer(round_number, change.at, minutes * 60)
 
 
 def round_timer(db: Database, tournament_id: int, round_number: int) -> RoundTimer | None:
-    with db.read() as conn:
-        row = conn.execute(select(round_timers).where(
-            round_timers.c.tournament_id == tournament_id,
-            round_timers.c.round == round_number)).first()
-    if row is None:
+    with reading(db) as tx:
+        found = results_repo.round_timer(tx, tournament_id, round_number)
+    if found is None:
         return None
-    started: datetime = row.started_at
-    if started.tzinfo is None:
-        started = started.replace(tzinfo=UTC)
-    return RoundTimer(row.round, started, row.duration_s)
-
+    return RoundTimer(round_number, *found)

@@ -15,73 +15,62 @@ request sent with an idempotency key is answered once. A correction is a new log
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any
 
-from sqlalchemy import (
-    Connection,
-    and_,
-    bindparam,
-    delete,
-    func,
-    insert,
-    select,
-    update,
-)
-
-from turnir.domain.model import Stage
-from turnir.domain.penalties import GameRecord
-from turnir.domain.penalties import Side as GameSide
-from turnir.domain.results import GameReason, MatchEnding, MatchOutcome, MatchResult
+from turnir.domain.games import GameRecord, Side
+from turnir.domain.model import Pairing
+from turnir.domain.results import GameReason, MatchResult
 from turnir.domain.tournament import check_result_change
-from turnir.errors import ConflictError, NotFoundError, UserError
-from turnir.services.common import check_actor, refuse_when_finished, utc_now
+from turnir.errors import NotFoundError, UserError
+from turnir.services.common import (
+    Database,
+    Tx,
+    changing,
+    check_actor,
+    refuse_when_finished,
+    utc_now,
+)
 from turnir.services.judges import ANY_STAFF, check_staff
 from turnir.services.penalty_losses import apply_penalty_losses, settle_penalty_losses
+from turnir.storage import results_repo
 from turnir.storage.audit import append_entry
-from turnir.storage.database import Database
-from turnir.storage.direct import DirectStatement
-from turnir.storage.mappers import (
-    pairing_from_row,
-    result_columns,
-    result_json,
-    settings_from_row,
-)
-from turnir.storage.repositories import (
-    check_version,
-    stale_version,
-    store_answer,
-    stored_answer,
-)
-from turnir.storage.tables import games, pairings, rounds, stages, tournaments
+from turnir.storage.database import lock_tournament
+from turnir.storage.repositories import check_version, stale_version, store_answer, stored_answer
+from turnir.storage.results_repo import ResultSlot
 
-Side = Literal["a", "b"]
+__all__ = ["GameReport", "RecordedResult", "ResultStatus", "Side", "found_match",
+           "record_in_slot", "record_result", "record_result_in"]
 
 
 @dataclass(frozen=True, slots=True)
 class GameReport:
-    """One game of a match as reported (S-1): who won (``None``: a drawn game) and why."""
+    """One game of a match as reported (S-1): who won (``None``: a drawn game) and why; the
+    reason is checked against the winner when it becomes the domain's ``GameRecord``."""
 
     winner: Side | None
+    """``Side.A``/``Side.B`` (the text ``"a"``/``"b"`` is taken too)."""
     reason: GameReason = GameReason.UNSPECIFIED
 
+    def __post_init__(self) -> None:
+        if self.winner is not None and not isinstance(self.winner, Side):
+            object.__setattr__(self, "winner", Side(self.winner))
+
     def as_json(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason.value}
+        return {"winner": None if self.winner is None else self.winner.value,
+                "reason": self.reason.value}
 
     @property
     def record(self) -> GameRecord:
         """The domain's game record (refuses a reason that does not fit the winner)."""
-        return GameRecord(None if self.winner is None else GameSide(self.winner), self.reason)
+        return GameRecord(self.winner, self.reason)
 
     @staticmethod
     def of(record: GameRecord) -> GameReport:
-        side: Side | None = None
-        if record.winner is not None:
-            side = "a" if record.winner is GameSide.A else "b"
-        return GameReport(side, record.reason)
+        return GameReport(record.winner, record.reason)
 
 
 class ResultStatus(StrEnum):
@@ -105,83 +94,50 @@ class RecordedResult:
     """The pairing's version now; pass it as ``expected_version`` to correct it safely."""
 
     def as_json(self) -> dict[str, Any]:
+        """The answer kept for an idempotency key."""
         return {"round": self.round, "table": self.table, "a": self.a, "b": self.b,
-                "result": result_columns(self.result), "status": self.status.value,
+                "result": self.result.to_columns(), "status": self.status.value,
                 "version": self.version}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> RecordedResult:
-        r = data["result"]
-        result = MatchResult(r["wins_a"], r["wins_b"], r["draws"], MatchOutcome(r["outcome"]),
-                             MatchEnding(r["ending"]))
-        return RecordedResult(data["round"], data["table"], data["a"], data["b"], result,
+        return RecordedResult(data["round"], data["table"], data["a"], data["b"],
+                              MatchResult.from_columns(data["result"]),
                               ResultStatus(data["status"]), data["version"])
 
 
+@dataclass(frozen=True, slots=True)
+class _Recording:
+    """One result to record: what was asked, by whom, when."""
+
+    tournament_id: int
+    round: int
+    table: int
+    result: MatchResult
+    actor: str
+    at: datetime
+    correction: bool
+    expected_version: int | None
+    games: Sequence[GameReport] | None
+
+    @property
+    def entity_id(self) -> str:
+        return f"{self.round}.{self.table}"
+
+    @property
+    def what(self) -> str:
+        return f"round {self.round} table {self.table}"
+
+
 def _check_games(result: MatchResult, reported: Sequence[GameReport]) -> None:
-    wins_a = sum(1 for g in reported if g.winner == "a")
-    wins_b = sum(1 for g in reported if g.winner == "b")
+    wins_a = sum(1 for g in reported if g.winner is Side.A)
+    wins_b = sum(1 for g in reported if g.winner is Side.B)
     draws = sum(1 for g in reported if g.winner is None)
     if (wins_a, wins_b, draws) != (result.wins_a, result.wins_b, result.draws):
         raise UserError(
-            f"the games reported ({wins_a}-{wins_b}-{draws}) do not add up to {result.score}",
-            code="bad_games",
+            "the games reported ({wins_a}-{wins_b}-{draws}) do not add up to {score}",
+            code="bad_games", wins_a=wins_a, wins_b=wins_b, draws=draws, score=result.score,
         )
-
-
-def _stored_games(conn: Connection, pairing_id: int) -> list[GameReport]:
-    return [
-        GameReport(winner, GameReason(reason))
-        for winner, reason in conn.execute(
-            select(games.c.winner, games.c.reason).where(games.c.pairing_id == pairing_id)
-            .order_by(games.c.number)
-        )
-    ]
-
-
-_LAST_ROUND = rounds.alias("later")
-_SLOT_COLUMNS = (
-    tournaments.c.status, tournaments.c.name, tournaments.c.points_win,
-    tournaments.c.points_draw, tournaments.c.points_loss, tournaments.c.points_bye,
-    tournaments.c.best_of, tournaments.c.top_best_of, tournaments.c.swiss_rounds,
-    tournaments.c.top_size, rounds.c.id.label("round_id"), stages.c.kind.label("stage"),
-    pairings.c.id.label("pairing_id"), pairings.c.table_no, pairings.c.a, pairings.c.b,
-    pairings.c.kind, pairings.c.wins_a, pairings.c.wins_b, pairings.c.draws,
-    pairings.c.outcome, pairings.c.ending, pairings.c.version,
-    select(func.max(_LAST_ROUND.c.number))
-    .where(_LAST_ROUND.c.tournament_id == tournaments.c.id)
-    .scalar_subquery().label("last_round"),
-)
-_SLOT = (
-    select(*_SLOT_COLUMNS)
-    .select_from(tournaments)
-    .outerjoin(rounds, and_(rounds.c.tournament_id == tournaments.c.id,
-                            rounds.c.number == bindparam("round_number")))
-    .outerjoin(stages, stages.c.id == rounds.c.stage_id)
-    .outerjoin(pairings, and_(pairings.c.round_id == rounds.c.id,
-                              pairings.c.table_no == bindparam("table_no"),
-                              pairings.c.kind == "match"))
-    .where(tournaments.c.id == bindparam("tournament_id"))
-)
-"""Everything one result needs in one statement: the settings, the round, the pairing."""
-_SLOT_KEYS = tuple(column.key for column in _SLOT.selected_columns)
-_READ_SLOT = DirectStatement(_SLOT)
-_LOCK = DirectStatement(
-    select(tournaments.c.id).where(tournaments.c.id == bindparam("tournament_id"))
-    .with_for_update()
-)
-"""The tournament's write lock on PostgreSQL. It is a statement of its own: a ``FOR UPDATE``
-that waited returns the locked row fresh but the rows joined to it from the statement's older
-snapshot, so the slot is read only once the lock is held."""
-_UPDATE_RESULT = DirectStatement(
-    update(pairings)
-    .where(pairings.c.id == bindparam("pairing_id"),
-           pairings.c.version == bindparam("old_version"))
-    .values(version=bindparam("new_version"), updated_by=bindparam("actor"),
-            updated_at=bindparam("at"), wins_a=bindparam("new_wins_a"),
-            wins_b=bindparam("new_wins_b"), draws=bindparam("new_draws"),
-            outcome=bindparam("new_outcome"), ending=bindparam("new_ending"))
-)
 
 
 def record_result(
@@ -197,139 +153,125 @@ def record_result(
     ``idempotency_key``: the same key again returns the first answer and changes nothing.
     ``account_id``: the web account recording, which must be on the tournament's staff.
     """
-    with db.write() as conn:
-        check_staff(conn, tournament_id, account_id, ANY_STAFF, what="record results")
+    with changing(db, tournament_id, actor) as change:
+        check_staff(change.conn, tournament_id, account_id, ANY_STAFF, what="record results")
         return record_result_in(
-            conn, tournament_id, round_number, table, result, actor=actor,
+            change.conn, tournament_id, round_number, table, result, actor=change.actor,
             correction=correction, expected_version=expected_version,
-            idempotency_key=idempotency_key, games_played=games_played)
+            idempotency_key=idempotency_key, games_played=games_played, locked=True)
 
 
 def record_result_in(
-    conn: Connection, tournament_id: int, round_number: int, table: int, result: MatchResult, *,
+    conn: Tx, tournament_id: int, round_number: int, table: int, result: MatchResult, *,
     actor: str, correction: bool = False, expected_version: int | None = None,
     idempotency_key: str | None = None, games_played: Sequence[GameReport] | None = None,
+    locked: bool = False,
 ) -> RecordedResult:
     """``record_result`` inside a write transaction the caller owns (a use case that records a
-    result as part of a larger change: the robot's online results, a penalty's match loss, the
-    players' two agreeing reports): it takes the tournament's lock itself and never commits, so
-    the result, its audit record and its penalty effects commit with the caller's change or
-    not at all."""
+    result as part of a larger change: the robot's online results, a penalty's match loss):
+    it never commits, so the result, its audit record and its penalty effects commit with the
+    caller's change or not at all. ``locked``: the transaction already holds the tournament's
+    lock (``changing(db, tournament_id, …)``); otherwise it is taken here."""
     if games_played is not None:
         _check_games(result, games_played)
     who = check_actor(actor)
-    # The same lock as ``Database.write(lock=…)`` (SQLite: the transaction is BEGIN IMMEDIATE;
-    # PostgreSQL: FOR UPDATE on the tournament's row), taken with a prepared statement.
-    if conn.dialect.name != "sqlite" and _LOCK.execute(
-        conn, {"tournament_id": tournament_id}
-    ).fetchone() is None:
-        raise NotFoundError(f"no tournament #{tournament_id}", code="unknown_tournament")
-    found = _READ_SLOT.execute(
-        conn,
-        {"tournament_id": tournament_id, "round_number": round_number, "table_no": table},
-    ).fetchone()
-    if found is None:
-        raise NotFoundError(f"no tournament #{tournament_id}", code="unknown_tournament")
-    slot = dict(zip(_SLOT_KEYS, found, strict=True))
-    request: dict[str, Any] = {}
-    if idempotency_key is not None:
-        request = {"round": round_number, "table": table, "result": result_columns(result),
-                   "correction": correction,
-                   "games": (None if games_played is None
-                             else [g.as_json() for g in games_played])}
-        answered = stored_answer(conn, tournament_id, idempotency_key, "result", request)
-        if answered is not None:
-            return RecordedResult.from_json(answered)
-    recorded = _record(conn, slot, tournament_id, round_number, table, result, who,
-                       utc_now(), correction, expected_version, games_played)
-    if idempotency_key is not None:
-        store_answer(conn, tournament_id, idempotency_key, "result", request,
-                     recorded.as_json(), utc_now())
+    if not locked:
+        lock_tournament(conn, tournament_id)
+    slot = results_repo.result_slot(conn, tournament_id, round_number, table)
+    if slot is None:
+        raise NotFoundError("no tournament #{id}", code="unknown_tournament", id=tournament_id)
+    change = _Recording(tournament_id, round_number, table, result, who, utc_now(), correction,
+                     expected_version, games_played)
+    if idempotency_key is None:
+        return _record_at(conn, slot, change)
+    request = {"round": round_number, "table": table, "result": result.to_columns(),
+               "correction": correction,
+               "games": (None if games_played is None
+                         else [g.as_json() for g in games_played])}
+    answered = stored_answer(conn, tournament_id, idempotency_key, "result", request)
+    if answered is not None:
+        return RecordedResult.from_json(answered)
+    recorded = _record_at(conn, slot, change)
+    store_answer(conn, tournament_id, idempotency_key, "result", request, recorded.as_json(),
+                 utc_now())
     return recorded
 
 
-def _record(conn: Connection, slot: Mapping[Any, Any], tournament_id: int, round_number: int,
-            table: int, result: MatchResult, actor: str, at: datetime, correction: bool,
-            expected_version: int | None,
-            games_played: Sequence[GameReport] | None) -> RecordedResult:
-    if slot["round_id"] is None:
-        raise NotFoundError(f"there is no round {round_number} yet", code="unknown_round")
-    if slot["pairing_id"] is None:
-        raise NotFoundError(f"round {round_number} has no table {table}", code="unknown_table")
-    pairing_id, version = slot["pairing_id"], slot["version"]
-    stage = Stage(slot["stage"])
-    settings = settings_from_row(slot)
-    entity_id = f"{round_number}.{table}"
-    current = pairing_from_row(slot)
-    assert current.b is not None
+def found_match(slot: ResultSlot, round_number: int, table: int) -> tuple[int, Pairing]:
+    """The pairing id and the match of a slot; ``NotFoundError`` without the round or table."""
+    if slot.round_id is None:
+        raise NotFoundError("there is no round {round} yet", code="unknown_round",
+                            round=round_number)
+    if slot.pairing_id is None or slot.pairing is None:
+        raise NotFoundError("round {round} has no table {table}", code="unknown_table",
+                            round=round_number, table=table)
+    return slot.pairing_id, slot.pairing
+
+
+def record_in_slot(tx: Tx, slot: ResultSlot, tournament_id: int, round_number: int, table: int,
+                   result: MatchResult, *, actor: str, at: datetime) -> RecordedResult:
+    """Record ``result`` at a slot the caller read under the tournament's lock in its own
+    transaction (the players' two agreeing reports: ``services.reports``); not a correction."""
+    return _record_at(tx, slot, _Recording(tournament_id, round_number, table, result,
+                                           check_actor(actor), at, False, None, None))
+
+
+def _check_change(slot: ResultSlot, change: _Recording, current: Pairing, result: MatchResult,
+                  *, last_round: int, games_differ: bool = False) -> None:
+    assert slot.stage is not None
+    check_result_change(current, result, round_number=change.round, stage=slot.stage,
+                        settings=slot.settings, last_round=last_round,
+                        correction=change.correction, games_differ=games_differ)
+
+
+def _record_at(tx: Tx, slot: ResultSlot, change: _Recording) -> RecordedResult:
+    """Record ``change`` at the table of ``slot`` (read under the tournament's lock): the
+    players' penalty losses applied (J-3), the S-6 rule checked (``check_result_change``), the
+    row updated on its version, its games and the audit record written."""
+    pairing_id, current = found_match(slot, change.round, change.table)
+    assert current.b is not None and slot.stage is not None
+    version = slot.version
     # J-3: the players' pending penalty losses turn the reported result into the one recorded.
-    losses = apply_penalty_losses(conn, tournament_id, round_number, pairing_id, current,
-                                  stage=stage, settings=settings, result=result,
-                                  games=games_played)
+    losses = apply_penalty_losses(tx, change.tournament_id, change.round, pairing_id, current,
+                                  stage=slot.stage, settings=slot.settings,
+                                  result=change.result, games=change.games)
+    result, games_played = change.result, change.games
     if losses.changed:
         result = losses.result
         games_played = [GameReport.of(g) for g in losses.games or ()]
-    old_games = (_stored_games(conn, pairing_id)
+    old_games = ([GameReport.of(g) for g in results_repo.stored_games(tx, pairing_id)]
                  if games_played is not None or current.result is not None else [])
     games_differ = games_played is not None and list(games_played) != old_games
-
-    same_result = current.result == result
-    if same_result and not games_differ:
+    if current.result == result and not games_differ:
         # Validated anyway, so that a repeat is judged like the first call.
-        check_result_change(current, result, round_number=round_number, stage=stage,
-                            settings=settings, last_round=round_number, correction=correction)
-        settle_penalty_losses(conn, losses, actor=actor, at=at, match_ended=False)
-        return RecordedResult(round_number, table, current.a, current.b, result,
+        _check_change(slot, change, current, result, last_round=change.round)
+        settle_penalty_losses(tx, losses, actor=change.actor, at=change.at, match_ended=False)
+        return RecordedResult(change.round, change.table, current.a, current.b, result,
                               ResultStatus.UNCHANGED, version)
-    check_version(conn, tournament_id, "pairing", entity_id,
-                  f"round {round_number} table {table}", expected_version, version)
-    refuse_when_finished(slot)
-    last_round = slot["last_round"]
-    if same_result:
-        # Only the games differ: a correction of the report, under the same rules.
-        if not correction:
-            raise ConflictError(
-                f"round {round_number} table {table} already has the result with other games; "
-                "correcting it is a judge's correction",
-                code="result_exists",
-            )
-        if round_number != last_round:
-            raise ConflictError(
-                f"round {round_number} table {table}: a later round was already paired from "
-                "this result; undo that round first",
-                code="result_locked",
-            )
-    else:
-        check_result_change(current, result, round_number=round_number, stage=stage,
-                            settings=settings, last_round=last_round, correction=correction)
-    columns = result_columns(result)
-    done = _UPDATE_RESULT.execute(conn, {
-        "pairing_id": pairing_id, "old_version": version, "new_version": version + 1,
-        "actor": actor, "at": at, **{f"new_{k}": v for k, v in columns.items()},
-    })
-    if done.rowcount != 1:
-        raise stale_version(conn, tournament_id, "pairing", entity_id,
-                            f"round {round_number} table {table}", version, version + 1)
-    if old_games:
-        conn.execute(delete(games).where(games.c.pairing_id == pairing_id))
-    if games_played:
-        conn.execute(insert(games), [
-            {"pairing_id": pairing_id, "number": number, "winner": g.winner,
-             "reason": g.reason.value}
-            for number, g in enumerate(games_played, start=1)
-        ])
+    check_version(tx, change.tournament_id, "pairing", change.entity_id, change.what,
+                  change.expected_version, version)
+    refuse_when_finished({"status": slot.status, "name": slot.name})
+    _check_change(slot, change, current, result, last_round=slot.last_round,
+                  games_differ=games_differ)
+    if not results_repo.update_result(tx, pairing_id, version, result, actor=change.actor,
+                                      at=change.at):
+        raise stale_version(tx, change.tournament_id, "pairing", change.entity_id, change.what,
+                            version, version + 1)
+    new_games = list(games_played or ())
+    results_repo.replace_games(tx, pairing_id, [g.record for g in new_games],
+                               had_games=bool(old_games))
     status = ResultStatus.RECORDED if current.result is None else ResultStatus.CORRECTED
     before = None if current.result is None else {
-        "result": result_json(current.result), "version": version,
+        "result": current.result.to_json(), "version": version,
         "games": [g.as_json() for g in old_games],
     }
-    append_entry(  # the tournament's lock is held: taken above, or by the caller's change
-        conn, tournament_id=tournament_id, at=at, actor=actor,
+    append_entry(  # the tournament's lock is held: by the caller's change or taken above
+        tx, tournament_id=change.tournament_id, at=change.at, actor=change.actor,
         action="result.record" if status is ResultStatus.RECORDED else "result.correct",
-        entity="pairing", entity_id=entity_id, before=before,
-        after={"result": result_json(result), "version": version + 1, "a": current.a,
-               "b": current.b, "games": [g.as_json() for g in games_played or ()]},
+        entity="pairing", entity_id=change.entity_id, before=before,
+        after={"result": result.to_json(), "version": version + 1, "a": current.a,
+               "b": current.b, "games": [g.as_json() for g in new_games]},
         chain_locked=True)
-    settle_penalty_losses(conn, losses, actor=actor, at=at, match_ended=True)
-    return RecordedResult(round_number, table, current.a, current.b, result, status,
+    settle_penalty_losses(tx, losses, actor=change.actor, at=change.at, match_ended=True)
+    return RecordedResult(change.round, change.table, current.a, current.b, result, status,
                           version + 1)

@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event, select
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from turnir.errors import ConflictError, NotFoundError, UserError
+from turnir.storage.direct import DirectStatement
 
 Tx = Connection
 """An open transaction, as services hold it: they pass it to the repositories
@@ -187,15 +188,33 @@ class Database:
             yield conn
 
 
-def lock_tournament(conn: Connection, tournament_id: int) -> None:
-    """Take the tournament's write lock for the rest of the transaction."""
-    from turnir.storage.tables import tournaments
+_LOCKS: dict[bool, DirectStatement] = {}
+"""The prepared lock statements by "is SQLite", built on first use (the tables load lazily)."""
 
-    query = select(tournaments.c.id).where(tournaments.c.id == tournament_id)
-    if conn.dialect.name != "sqlite":  # SQLite: BEGIN IMMEDIATE already holds the write lock
-        query = query.with_for_update()
-    if conn.execute(query).first() is None:
-        raise NotFoundError(f"no tournament #{tournament_id}", code="unknown_tournament")
+
+def _lock_statement(sqlite: bool) -> DirectStatement:
+    found = _LOCKS.get(sqlite)
+    if found is None:
+        from turnir.storage.tables import tournaments
+
+        query = select(tournaments.c.id).where(tournaments.c.id == bindparam("tournament_id"))
+        found = _LOCKS[sqlite] = DirectStatement(query if sqlite else query.with_for_update())
+    return found
+
+
+def lock_tournament(conn: Connection, tournament_id: int) -> None:
+    """Take the tournament's write lock for the rest of the transaction: the one way to take
+    it (``Database.write(lock=…)``, ``services.common.changing``, the result path).
+
+    PostgreSQL: ``SELECT … FOR UPDATE`` on the tournament's row, a prepared statement of its
+    own (a ``FOR UPDATE`` that waited returns the locked row fresh but rows joined to it from
+    the statement's older snapshot, so read the rest once the lock is held). SQLite: the
+    transaction's ``BEGIN IMMEDIATE`` already holds the write lock; the statement only finds
+    the row. ``NotFoundError`` when there is no such tournament.
+    """
+    statement = _lock_statement(conn.dialect.name == "sqlite")
+    if statement.execute(conn, {"tournament_id": tournament_id}).fetchone() is None:
+        raise NotFoundError("no tournament #{id}", code="unknown_tournament", id=tournament_id)
 
 
 @contextmanager
