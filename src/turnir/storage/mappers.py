@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, RowMapping, insert, select
 
 from turnir.domain.model import Pairing, PairingKind, Player, PlayerId, Round, Settings, Stage
-from turnir.domain.results import MatchEnding, MatchOutcome, MatchResult, PointsTable
+from turnir.domain.results import MatchResult, PointsTable
 from turnir.domain.standings import PenaltyCounts
 from turnir.domain.text import name_key as text_name_key
 from turnir.domain.tournament import Tournament
@@ -39,7 +39,15 @@ Progress = Callable[[int, int], None]
 # ----- settings and results --------------------------------------------------------------
 
 
+SETTINGS_COLUMNS = ("points_win", "points_draw", "points_loss", "points_bye", "best_of",
+                    "top_best_of", "swiss_rounds", "top_size")
+"""The ``tournaments`` columns that hold its ``Settings``: ``settings_from_row`` reads them,
+``settings_columns`` writes them (the one mapping; a select that needs the settings selects
+these, e.g. ``*(tournaments.c[name] for name in SETTINGS_COLUMNS)``)."""
+
+
 def settings_from_row(row: Mapping[Any, Any]) -> Settings:
+    """The settings held in a row with the ``SETTINGS_COLUMNS``."""
     return Settings(
         points=PointsTable(win=row["points_win"], draw=row["points_draw"],
                            loss=row["points_loss"], bye=row["points_bye"]),
@@ -51,6 +59,7 @@ def settings_from_row(row: Mapping[Any, Any]) -> Settings:
 
 
 def settings_columns(settings: Settings) -> dict[str, Any]:
+    """The ``SETTINGS_COLUMNS`` values of ``settings``."""
     points = settings.points
     return {
         "points_win": points.win, "points_draw": points.draw, "points_loss": points.loss,
@@ -61,24 +70,22 @@ def settings_columns(settings: Settings) -> dict[str, Any]:
 
 
 def result_from_row(row: Mapping[Any, Any]) -> MatchResult | None:
-    if row["outcome"] is None:
-        return None
-    return MatchResult(row["wins_a"], row["wins_b"], row["draws"], MatchOutcome(row["outcome"]),
-                       MatchEnding(row["ending"]))
+    """The result columns of a row (``MatchResult.from_columns``); ``None`` without one."""
+    return None if row["outcome"] is None else MatchResult.from_columns(row)
+
+
+_NO_RESULT: dict[str, Any] = {"wins_a": None, "wins_b": None, "draws": None, "outcome": None,
+                              "ending": None}
 
 
 def result_columns(result: MatchResult | None) -> dict[str, Any]:
-    if result is None:
-        return {"wins_a": None, "wins_b": None, "draws": None, "outcome": None, "ending": None}
-    return {"wins_a": result.wins_a, "wins_b": result.wins_b, "draws": result.draws,
-            "outcome": result.outcome.value, "ending": result.ending.value}
+    """``MatchResult.to_columns``, or the five columns empty without a result."""
+    return dict(_NO_RESULT) if result is None else result.to_columns()
 
 
 def result_json(result: MatchResult | None) -> dict[str, Any] | None:
-    """A result for the audit log: its score and every column."""
-    if result is None:
-        return None
-    return {"score": result.score, **result_columns(result)}
+    """A result for the audit log (``MatchResult.to_json``): its score and every column."""
+    return None if result is None else result.to_json()
 
 
 def pairing_from_row(row: Mapping[Any, Any]) -> Pairing:
@@ -152,12 +159,9 @@ def load_rounds(conn: Connection, tournament_id: int) -> tuple[Round, ...]:
         .order_by(pairings.c.round_id, pairings.c.position)
     )
     kinds = {kind.value: kind for kind in PairingKind}
-    outcomes = {o.value: o for o in MatchOutcome}
-    endings = {e.value: e for e in MatchEnding}
+    from_values = MatchResult.from_values
     for round_id, table, a, b, kind, wins_a, wins_b, draws, outcome, ending in conn.execute(query):
-        result = None if outcome is None else MatchResult(
-            wins_a, wins_b, draws, outcomes[outcome], endings[ending]
-        )
+        result = None if outcome is None else from_values(wins_a, wins_b, draws, outcome, ending)
         lines[round_id].append(Pairing(table, a, b, kinds[kind], result))
     return tuple(
         Round(number=number, stage=Stage(kind), pairings=tuple(lines.get(round_id, ())), lot=lot,
