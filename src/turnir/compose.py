@@ -8,13 +8,14 @@ Everything here is imported lazily by its callers, so ``turnir --help`` pays for
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+    from turnir.robot.robot import Robot
     from turnir.storage.database import Database
     from turnir.web.settings import WebSettings
 
@@ -25,6 +26,21 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
     from turnir.storage.database import Database
 
     return Database.open(url, migrate=migrate)
+
+
+def database_url() -> str:
+    """The database URL in effect: ``TURNIR_DATABASE_URL`` or the per-user SQLite file."""
+    from turnir.storage.database import database_url
+
+    return database_url()
+
+
+def upgrade_database(db: Database) -> tuple[str | None, str]:
+    """Create ``db``'s schema or migrate it to this version's: (the revision before, after)."""
+    from turnir.storage.migrate import upgrade
+
+    report = upgrade(db)
+    return report.before, report.after
 
 
 # ----- the web app ---------------------------------------------------------------------------
@@ -90,3 +106,14 @@ def serve(
         run(web_app(settings, db=db), host=host, port=port, quiet=quiet)
     finally:
         db.close()
+
+
+# ----- the robot's web app -------------------------------------------------------------------
+
+
+def robot_app(robot: Robot | None = None, **options: Any) -> FastAPI:
+    """The robot's HTTP API as a standalone app (``turnir.web.robot_api.create_robot_app``,
+    the same keyword options), for ``turnir robot serve``."""
+    from turnir.web.robot_api import create_robot_app
+
+    return create_robot_app(robot, **options)

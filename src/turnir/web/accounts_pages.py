@@ -21,69 +21,68 @@ from turnir.services.accounts import (
     set_active,
     set_password,
 )
-from turnir.web.deps import StateDep, VisitorDep, done, render, require_csrf
-from turnir.web.organizer import message
-from turnir.web.security import ORGANIZER, Visitor
+from turnir.web.deps import (
+    SiteOrganizerDep,
+    StateDep,
+    done,
+    gettext_for,
+    message,
+    render,
+    require_csrf,
+)
 from turnir.web.templating import N_
 
 Login = Annotated[str, Path(min_length=1, max_length=100)]
 
+router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
-def create_accounts_router() -> APIRouter:
-    router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
-    def organizer(visitor: Visitor) -> str:
-        visitor.require(ORGANIZER)
-        return visitor.actor
+@router.get("/accounts", response_class=HTMLResponse)
+def accounts_page(request: Request, state: StateDep, actor: SiteOrganizerDep) -> HTMLResponse:
+    return render(request, "accounts.html", accounts=list_accounts(state.db),
+                  roles=[r for r in AccountRole if r is not AccountRole.PLAYER], title=None)
 
-    @router.get("/accounts", response_class=HTMLResponse)
-    def accounts_page(request: Request, state: StateDep, visitor: VisitorDep) -> HTMLResponse:
-        organizer(visitor)
-        return render(request, "accounts.html", accounts=list_accounts(state.db),
-                      roles=[r for r in AccountRole if r is not AccountRole.PLAYER], title=None)
 
-    @router.post("/accounts")
-    def add_account(request: Request, state: StateDep, visitor: VisitorDep,
-                    login: Annotated[str, Form(max_length=100)],
-                    name: Annotated[str, Form(max_length=200)],
-                    password: Annotated[str, Form(max_length=1000)],
-                    role: Annotated[AccountRole, Form()]) -> Response:
-        """An organizer's or a judge's account: the role is always chosen on this form."""
-        actor = organizer(visitor)
-        if role is AccountRole.PLAYER:
-            raise UserError("player logins are made on the tournament's page",
-                            code="bad_role")
-        create_account(state.db, login=login, name=name, password=password, role=role,
-                       actor=actor, hasher=state.hasher)
-        return done(request, "/accounts")
+@router.post("/accounts")
+def add_account(request: Request, state: StateDep, actor: SiteOrganizerDep,
+                login: Annotated[str, Form(max_length=100)],
+                name: Annotated[str, Form(max_length=200)],
+                password: Annotated[str, Form(max_length=1000)],
+                role: Annotated[AccountRole, Form()]) -> Response:
+    """An organizer's or a judge's account: the role is always chosen on this form."""
+    if role is AccountRole.PLAYER:
+        raise UserError("player logins are made on the tournament's page", code="bad_role")
+    create_account(state.db, login=login, name=name, password=password, role=role,
+                   actor=actor, hasher=state.hasher)
+    return done(request, "/accounts")
 
-    @router.post("/accounts/{login}/deactivate")
-    def deactivate(request: Request, state: StateDep, visitor: VisitorDep,
-                   login: Login) -> Response:
-        set_active(state.db, login, False, actor=organizer(visitor))
-        return done(request, "/accounts")
 
-    @router.post("/accounts/{login}/activate")
-    def activate(request: Request, state: StateDep, visitor: VisitorDep,
-                 login: Login) -> Response:
-        set_active(state.db, login, True, actor=organizer(visitor))
-        return done(request, "/accounts")
+@router.post("/accounts/{login}/deactivate")
+def deactivate(request: Request, state: StateDep, actor: SiteOrganizerDep,
+               login: Login) -> Response:
+    set_active(state.db, login, False, actor=actor)
+    return done(request, "/accounts")
 
-    @router.post("/accounts/{login}/password")
-    def new_password(request: Request, state: StateDep, visitor: VisitorDep, login: Login,
-                     password: Annotated[str, Form(max_length=1000)] = "") -> Response:
-        """The typed password, or a drawn one shown once; the account's sessions end."""
-        actor = organizer(visitor)
-        drawn = not password
-        secret = secrets.token_urlsafe(9) if drawn else password
-        account = set_password(state.db, login, secret, actor=actor, hasher=state.hasher)
-        gettext = state.templates.gettext[visitor.locale]
-        if drawn:
-            text = gettext(N_("New password for %(login)s: %(pw)s (shown once; the "
-                              "account's sessions have ended)"))
-            return message(request, text % {"login": account.login, "pw": secret})
-        text = gettext(N_("The password of %(login)s is changed; the account's sessions "
-                          "have ended."))
-        return message(request, text % {"login": account.login})
 
-    return router
+@router.post("/accounts/{login}/activate")
+def activate(request: Request, state: StateDep, actor: SiteOrganizerDep,
+             login: Login) -> Response:
+    set_active(state.db, login, True, actor=actor)
+    return done(request, "/accounts")
+
+
+@router.post("/accounts/{login}/password")
+def new_password(request: Request, state: StateDep, actor: SiteOrganizerDep, login: Login,
+                 password: Annotated[str, Form(max_length=1000)] = "") -> Response:
+    """The typed password, or a drawn one shown once; the account's sessions end."""
+    drawn = not password
+    secret = secrets.token_urlsafe(9) if drawn else password
+    account = set_password(state.db, login, secret, actor=actor, hasher=state.hasher)
+    gettext = gettext_for(request)
+    if drawn:
+        text = gettext(N_("New password for %(login)s: %(pw)s (shown once; the "
+                          "account's sessions have ended)"))
+        return message(request, text % {"login": account.login, "pw": secret})
+    text = gettext(N_("The password of %(login)s is changed; the account's sessions "
+                      "have ended."))
+    return message(request, text % {"login": account.login})

@@ -24,22 +24,24 @@ from starlette.types import ASGIApp
 from turnir.services.accounts import make_hasher
 from turnir.services.audit import ChangeStamps
 from turnir.services.common import Database
-from turnir.web import errors
-from turnir.web.accounts_pages import create_accounts_router
+from turnir.web import (
+    accounts_pages,
+    api,
+    audit_pages,
+    auth,
+    errors,
+    judging,
+    organizer,
+    penalty_pages,
+    public,
+    ratings_pages,
+)
 from turnir.web.api import PREFIX as API_PREFIX
-from turnir.web.api import create_api_router
-from turnir.web.audit_pages import create_audit_router
-from turnir.web.auth import create_auth_router
 from turnir.web.cache import PageCache, PublicPages
 from turnir.web.deps import WebState
 from turnir.web.headers import SecurityHeaders
 from turnir.web.i18n import zone
-from turnir.web.judging import create_judging_router
 from turnir.web.limits import BodyLimit
-from turnir.web.organizer import create_organizer_router
-from turnir.web.penalty_pages import create_penalty_router
-from turnir.web.public import create_public_router
-from turnir.web.ratings_pages import create_ratings_router
 from turnir.web.security import login_limits
 from turnir.web.settings import WebSettings
 from turnir.web.templating import Templates
@@ -93,9 +95,9 @@ def create_app(settings: WebSettings, *, db: Database,
     app.add_middleware(PublicPages, cache=cache, stamps=stamps,
                        default_locale=settings.default_locale)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    routers = [create_public_router(), create_ratings_router(), create_auth_router(),
-               create_organizer_router(), create_accounts_router(), create_judging_router(),
-               create_penalty_router(), create_audit_router(), create_api_router()]
+    routers = [public.router, ratings_pages.router, auth.router, organizer.router,
+               accounts_pages.router, judging.router, penalty_pages.router, audit_pages.router,
+               api.router]
     for router in routers:
         app.include_router(router)
     app.state.routers = routers

@@ -1,20 +1,27 @@
-"""What every route shares: the app's state, the visitor, CSRF, and rendering a page."""
+"""What every route shares: the app's state, the visitor, CSRF, rendering a page, and the typed
+dependencies of the routes: the tournament of the URL (``TournamentDep``), its round
+(``RoundDep``: ``?round=`` or the current one), the actor with their role there
+(``OrganizerDep``, ``HeadDep``, ``JudgesDep``, ``StaffDep``) or on the whole site
+(``SiteOrganizerDep``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
-from fastapi import Depends, Path, Request
+from fastapi import Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from turnir.services.accounts import session_account
+from turnir.services.accounts import AccountInfo, session_account
 from turnir.services.audit import ChangeStamps
-from turnir.services.common import Database
+from turnir.services.common import Database, TournamentInfo
 from turnir.services.login_limits import LoginLimits
+from turnir.services.pages import RoundPage, round_page
+from turnir.services.tournaments import find_tournament
 from turnir.web.cache import PageCache
 from turnir.web.i18n import COOKIE as LANG_COOKIE
 from turnir.web.i18n import negotiate
@@ -27,6 +34,7 @@ from turnir.web.security import (
     JUDGES,
     ORGANIZER,
     SESSION_COOKIE,
+    SIGNED_IN,
     LoginRequired,
     Role,
     Visitor,
@@ -152,6 +160,46 @@ StaffDep = Annotated[Staff, Depends(any_visitor_here)]
 """Whoever it is (a page that shows staff more)."""
 
 
+def signed_in(visitor: VisitorDep) -> AccountInfo:
+    """A dependency: the visitor has logged in (401 otherwise); their account."""
+    return visitor.require(SIGNED_IN)
+
+
+SignedInDep = Annotated[AccountInfo, Depends(signed_in)]
+
+
+def site_organizer(visitor: VisitorDep) -> str:
+    """A dependency: the visitor is an organizer of the site (new tournaments, the accounts
+    page); the name written to the audit log."""
+    visitor.require(ORGANIZER)
+    return visitor.actor
+
+
+SiteOrganizerDep = Annotated[str, Depends(site_organizer)]
+"""An organizer's account, anywhere on the site: the actor's name."""
+
+
+def tournament_of(request: Request, tid: TournamentPath) -> TournamentInfo:
+    """The URL's tournament at a glance (404 when there is none)."""
+    return find_tournament(get_state(request).db, tid)
+
+
+TournamentDep = Annotated[TournamentInfo, Depends(tournament_of)]
+"""The tournament of the URL. Declare it after the role (a 401/403 comes first)."""
+
+RoundQuery = Annotated[int | None, Query(ge=1, le=10_000)]
+
+
+def round_of(request: Request, tid: TournamentPath, round: RoundQuery = None) -> RoundPage:
+    """The tournament with round ``?round=`` (else its current round) and the round's clock;
+    409 before round 1 is paired (``turnir.services.pages.round_page``)."""
+    return round_page(get_state(request).db, tid, round, required=True)
+
+
+RoundDep = Annotated[RoundPage, Depends(round_of)]
+"""The URL's tournament and the round asked for (or the current one)."""
+
+
 async def require_csrf(request: Request) -> None:
     """For every state-changing request from a browser: the form's (or HTMX header's) token
     must match the visitor's CSRF cookie."""
@@ -213,6 +261,21 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
     response = HTMLResponse(html, status_code=status)
     set_csrf_cookie(response, visitor, state.settings, request)
     return response
+
+
+def message(request: Request, text: str, *, kind: str = "ok") -> Response:
+    """A success message for an HTMX form (shown above it), or the page again."""
+    if is_htmx(request):
+        response = render(request, "_message.html", message=text, kind=kind)
+        response.headers["HX-Retarget"] = "#messages"
+        response.headers["HX-Reswap"] = "innerHTML"
+        return response
+    return render(request, "error.html", message=text, code="ok")
+
+
+def gettext_for(request: Request) -> Callable[[str], str]:
+    """The visitor's translation of a text marked with ``N_``."""
+    return get_state(request).templates.gettext[get_visitor(request).locale]
 
 
 def done(request: Request, url: str) -> Response:

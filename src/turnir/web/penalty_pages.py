@@ -5,156 +5,144 @@ tournament report (``penalty_report``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from turnir.domain.penalties import AppealOutcome, Penalty, Text
+from turnir.services.common import TournamentInfo
 from turnir.services.penalties import give_penalty as service_give_penalty
 from turnir.services.penalties import list_penalties, person_history, preview_penalty
 from turnir.services.penalty_appeals import decide_appeal
 from turnir.services.penalty_catalogue import get_catalogue
 from turnir.services.penalty_report import penalty_report, render_penalty_report
 from turnir.services.players import list_players
-from turnir.services.tournaments import get_tournament
 from turnir.web.deps import (
     HeadDep,
     JudgesDep,
+    SignedInDep,
     StaffDep,
     StateDep,
+    TournamentDep,
+    TournamentPath,
     VisitorDep,
-    WebState,
     done,
     render,
     require_csrf,
 )
-from turnir.web.security import SIGNED_IN, Forbidden, Visitor
+from turnir.web.security import Forbidden, Visitor
 
-TournamentId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 Code = Annotated[str, Form(min_length=1, max_length=48)]
 CHOICES = [p for p in Penalty if p is not Penalty.SUSPENSION] + [Penalty.SUSPENSION]
 
+router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
-def _text(locale: str) -> Any:
+
+def _text(locale: str) -> Callable[[Text], str]:
     def text(value: Text) -> str:
         return value.en if locale == "en" else value.ru
     return text
 
 
-def _penalty_names(locale: str) -> dict[str, str]:
-    return {p.value: (p.name_text.en if locale == "en" else p.name_text.ru) for p in Penalty}
+def _common(visitor: Visitor, info: TournamentInfo) -> dict[str, Any]:
+    """What every penalty page shows: the tournament, and texts in the visitor's language."""
+    text = _text(visitor.locale)
+    return dict(tid=info.id, info=info, title=info.name, text=text,
+                penalty_names={p.value: text(p.name_text) for p in Penalty})
 
 
-def _common(visitor: Visitor, tid: int) -> dict[str, Any]:
-    return dict(tid=tid, text=_text(visitor.locale), penalty_names=_penalty_names(visitor.locale))
+@router.get("/t/{tid}/penalties/give", response_class=HTMLResponse)
+def give_page(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
+              info: TournamentDep,
+              player: Annotated[int | None, Query(ge=1, le=100_000)] = None,
+              reason: Annotated[str | None, Query(max_length=48)] = None,
+              penalty: Annotated[Penalty | None, Query()] = None) -> HTMLResponse:
+    """The three taps: the player, the reason, then the preview to confirm."""
+    tid, ctx = info.id, _common(visitor, info)
+    if player is None:
+        players = [p for p in list_players(state.db, tid) if p.dropped_after is None]
+        return render(request, "penalty_give.html", step=1, players=players, **ctx)
+    if reason is None:
+        catalogue = get_catalogue(state.db, tid)
+        name = next((p.name for p in list_players(state.db, tid) if p.number == player), "")
+        reasons = [(i, i.default(catalogue.level)) for i in catalogue.catalogue]
+        return render(request, "penalty_give.html", step=2, player=player,
+                      player_name=name, reasons=reasons, **ctx)
+    preview = preview_penalty(state.db, tid, player=player, reason=reason, judge=staff.actor,
+                              penalty=penalty, account_id=staff.account_id)
+    # how many penalties there are is part of the idempotency key: the same confirm page
+    # tapped twice gives one penalty, and the next page is a new key
+    given = len(list_penalties(state.db, tid))
+    return render(request, "penalty_give.html", step=3, player=player, reason=reason,
+                  preview=preview, choices=CHOICES,
+                  key=f"{visitor.csrf_nonce[:8]}-{player}-{reason}-{given}", **ctx)
 
 
-def create_penalty_router() -> APIRouter:
-    router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
-
-    @router.get("/t/{tid}/penalties/give", response_class=HTMLResponse)
-    def give_page(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
-                  tid: TournamentId,
-                  player: Annotated[int | None, Query(ge=1, le=100_000)] = None,
-                  reason: Annotated[str | None, Query(max_length=48)] = None,
-                  penalty: Annotated[Penalty | None, Query()] = None) -> HTMLResponse:
-        """The three taps: the player, the reason, then the preview to confirm."""
-        info = get_tournament(state.db, tid).info
-        ctx = _common(visitor, tid)
-        if player is None:
-            players = [p for p in list_players(state.db, tid) if p.dropped_after is None]
-            return render(request, "penalty_give.html", step=1, info=info, players=players,
-                          title=info.name, **ctx)
-        if reason is None:
-            catalogue = get_catalogue(state.db, tid)
-            name = next((p.name for p in list_players(state.db, tid) if p.number == player), "")
-            reasons = [(i, i.default(catalogue.level)) for i in catalogue.catalogue]
-            return render(request, "penalty_give.html", step=2, info=info, player=player,
-                          player_name=name, reasons=reasons, title=info.name, **ctx)
-        preview = preview_penalty(state.db, tid, player=player, reason=reason,
-                                  judge=staff.actor, penalty=penalty,
-                                  account_id=staff.account_id)
-        return render(request, "penalty_give.html", step=3, info=info, player=player,
-                      reason=reason, preview=preview, choices=CHOICES, title=info.name,
-                      key=f"{visitor.csrf_nonce[:8]}-{player}-{reason}-{_stamp(state, tid)}",
-                      **ctx)
-
-    @router.post("/t/{tid}/penalties")
-    def give(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentId,
-             player: Annotated[int, Form(ge=1, le=100_000)], reason: Code,
-             penalty: Annotated[Penalty | None, Form()] = None,
-             confirmed_by: Annotated[str, Form(max_length=200)] = "",
-             note: Annotated[str, Form(max_length=1000)] = "",
-             key: Annotated[str, Form(max_length=200)] = "") -> Response:
-        """Give the penalty the judge confirmed (a double tap gives one: the idempotency
-        key)."""
-        service_give_penalty(state.db, tid, player=player, reason=reason, actor=staff.actor,
-                             penalty=penalty, confirmed_by=confirmed_by.strip() or None,
-                             note=note, idempotency_key=key or None,
-                             account_id=staff.account_id)
-        return done(request, f"/t/{tid}/penalties")
-
-    @router.get("/t/{tid}/penalties", response_class=HTMLResponse)
-    def penalties(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
-                  tid: TournamentId) -> HTMLResponse:
-        """Every penalty of the tournament, with the appeals and (for the head judge) the form
-        to decide one."""
-        info = get_tournament(state.db, tid).info
-        return render(request, "penalties.html", info=info, title=info.name,
-                      penalties=list(reversed(list_penalties(state.db, tid))),
-                      appeals=penalty_report(state.db, tid).appeals, outcomes=list(AppealOutcome),
-                      choices=CHOICES, may_decide=staff.is_head,
-                      **_common(visitor, tid))
-
-    @router.post("/t/{tid}/penalties/{seq}/appeal")
-    def appeal(request: Request, state: StateDep, staff: HeadDep, tid: TournamentId,
-               seq: Annotated[int, Path(ge=1, le=1_000_000)],
-               outcome: Annotated[AppealOutcome, Form()],
-               changed_to: Annotated[Penalty | None, Form()] = None,
-               note: Annotated[str, Form(max_length=1000)] = "") -> Response:
-        """The head judge decides an appeal against a floor judge's penalty (recorded)."""
-        decide_appeal(state.db, tid, seq, outcome=outcome, actor=staff.actor,
-                      changed_to=changed_to if outcome is AppealOutcome.CHANGED else None,
-                      note=note, account_id=staff.account_id)
-        return done(request, f"/t/{tid}/penalties")
-
-    @router.get("/t/{tid}/penalties/history", response_class=HTMLResponse)
-    def history(request: Request, state: StateDep, visitor: VisitorDep, staff: StaffDep,
-                tid: TournamentId,
-                person: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None
-                ) -> HTMLResponse:
-        """A player's penalties in every tournament, with the reasons: a player sees their
-        own; this tournament's staff anyone's (its players are listed to pick from)."""
-        account = visitor.require(SIGNED_IN)
-        info = get_tournament(state.db, tid).info
-        players = list_players(state.db, tid)
-        if not staff.is_judge:
-            if account.person_id is None:
-                raise Forbidden("this login is not linked to a player")
-            if person is not None and person != account.person_id:
-                raise Forbidden("a player sees only their own penalties")
-            person = account.person_id
-        lines = [] if person is None else person_history(state.db, person)
-        name = next((p.name for p in players if p.person_id == person), "")
-        return render(request, "penalty_history.html", info=info, title=info.name,
-                      person=person, person_name=name, lines=lines, players=players,
-                      **_common(visitor, tid))
-
-    @router.get("/t/{tid}/penalties/report", response_class=HTMLResponse)
-    def report(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
-               tid: TournamentId) -> HTMLResponse:
-        """The penalties section of the tournament report the head judge submits."""
-        found = penalty_report(state.db, tid)
-        text = render_penalty_report(found, lang="en" if visitor.locale == "en" else "ru")
-        info = get_tournament(state.db, tid).info
-        return render(request, "penalty_report.html", info=info, title=info.name,
-                      report=found, markdown=text, **_common(visitor, tid))
-
-    return router
+@router.post("/t/{tid}/penalties")
+def give(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentPath,
+         player: Annotated[int, Form(ge=1, le=100_000)], reason: Code,
+         penalty: Annotated[Penalty | None, Form()] = None,
+         confirmed_by: Annotated[str, Form(max_length=200)] = "",
+         note: Annotated[str, Form(max_length=1000)] = "",
+         key: Annotated[str, Form(max_length=200)] = "") -> Response:
+    """Give the penalty the judge confirmed (a double tap gives one: the idempotency key)."""
+    service_give_penalty(state.db, tid, player=player, reason=reason, actor=staff.actor,
+                         penalty=penalty, confirmed_by=confirmed_by.strip() or None,
+                         note=note, idempotency_key=key or None, account_id=staff.account_id)
+    return done(request, f"/t/{tid}/penalties")
 
 
-def _stamp(state: WebState, tid: int) -> int:
-    """How many penalties the tournament has: part of the idempotency key, so the same
-    confirm page tapped twice gives one penalty, and the next page is a new key."""
-    return len(list_penalties(state.db, tid))
+@router.get("/t/{tid}/penalties", response_class=HTMLResponse)
+def penalties(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
+              info: TournamentDep) -> HTMLResponse:
+    """Every penalty of the tournament, with the appeals and (for the head judge) the form
+    to decide one."""
+    return render(request, "penalties.html",
+                  penalties=list(reversed(list_penalties(state.db, info.id))),
+                  appeals=penalty_report(state.db, info.id).appeals,
+                  outcomes=list(AppealOutcome), choices=CHOICES, may_decide=staff.is_head,
+                  **_common(visitor, info))
+
+
+@router.post("/t/{tid}/penalties/{seq}/appeal")
+def appeal(request: Request, state: StateDep, staff: HeadDep, tid: TournamentPath,
+           seq: Annotated[int, Path(ge=1, le=1_000_000)],
+           outcome: Annotated[AppealOutcome, Form()],
+           changed_to: Annotated[Penalty | None, Form()] = None,
+           note: Annotated[str, Form(max_length=1000)] = "") -> Response:
+    """The head judge decides an appeal against a floor judge's penalty (recorded)."""
+    decide_appeal(state.db, tid, seq, outcome=outcome, actor=staff.actor,
+                  changed_to=changed_to if outcome is AppealOutcome.CHANGED else None,
+                  note=note, account_id=staff.account_id)
+    return done(request, f"/t/{tid}/penalties")
+
+
+@router.get("/t/{tid}/penalties/history", response_class=HTMLResponse)
+def history(request: Request, state: StateDep, visitor: VisitorDep, staff: StaffDep,
+            account: SignedInDep, info: TournamentDep,
+            person: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None) -> HTMLResponse:
+    """A player's penalties in every tournament, with the reasons: a player sees their
+    own; this tournament's staff anyone's (its players are listed to pick from)."""
+    players = list_players(state.db, info.id)
+    if not staff.is_judge:
+        if account.person_id is None:
+            raise Forbidden("this login is not linked to a player")
+        if person is not None and person != account.person_id:
+            raise Forbidden("a player sees only their own penalties")
+        person = account.person_id
+    lines = [] if person is None else person_history(state.db, person)
+    name = next((p.name for p in players if p.person_id == person), "")
+    return render(request, "penalty_history.html", person=person, person_name=name,
+                  lines=lines, players=players, **_common(visitor, info))
+
+
+@router.get("/t/{tid}/penalties/report", response_class=HTMLResponse)
+def report(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
+           info: TournamentDep) -> HTMLResponse:
+    """The penalties section of the tournament report the head judge submits."""
+    found = penalty_report(state.db, info.id)
+    text = render_penalty_report(found, lang="en" if visitor.locale == "en" else "ru")
+    return render(request, "penalty_report.html", report=found, markdown=text,
+                  **_common(visitor, info))

@@ -6,26 +6,28 @@ places. The part of a page that refreshes is cached per change of the tournament
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from turnir.domain.pairing.floats import Float
 from turnir.domain.pairing.history import round_floats
 from turnir.domain.standings import TieBreak
 from turnir.domain.tournament import Tournament
-from turnir.errors import ConflictError
-from turnir.services.common import Status, TournamentInfo
-from turnir.services.reports import TableReports, player_numbers, round_reports, round_timer
+from turnir.services import pages
+from turnir.services.common import Database, Status
+from turnir.services.queries import get_standings
+from turnir.services.reports import TableReports, round_reports
 from turnir.services.tournaments import get_tournament, list_tournaments
-from turnir.storage.database import Database
 from turnir.web import views
 from turnir.web.cache import anonymous_key
 from turnir.web.deps import (
+    RoundQuery,
     StateDep,
+    TournamentPath,
     VisitorDep,
     WebState,
     is_htmx,
@@ -38,9 +40,11 @@ from turnir.web.i18n import LOCALES
 from turnir.web.redirects import safe_next as safe_next  # re-exported for auth.py
 from turnir.web.security import Visitor, cookie_secure
 
-TournamentId = Annotated[int, Path(ge=1, le=2**31 - 1, description="The tournament's number")]
-RoundQuery = Annotated[int | None, Query(ge=1, le=10_000)]
 PageQuery = Annotated[int, Query(ge=1, le=100_000)]
+Part = tuple[str, str, dict[str, Any]]
+"""A live part of a page: its title, its template and the template's context."""
+
+router = APIRouter(include_in_schema=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +67,7 @@ def _shell(request: Request, state: WebState, visitor: Visitor, tid: int, body: 
 
 
 def cached(request: Request, state: WebState, visitor: Visitor, tid: int, tab: str,
-           key: tuple[Any, ...], make: Callable[[], tuple[str, str, dict[str, Any]]]) -> Response:
+           key: tuple[Any, ...], make: Callable[[], Part]) -> Response:
     """A public page whose live part is rendered once per change of the tournament.
 
     ``make`` returns (title, template, context) of the live part. A poll (HTMX) gets the part
@@ -92,151 +96,133 @@ def cached(request: Request, state: WebState, visitor: Visitor, tid: int, tab: s
     return _shell(request, state, visitor, tid, part, tab)
 
 
-def _load(db: Database, tid: int) -> tuple[TournamentInfo, Tournament]:
-    details = get_tournament(db, tid)
-    return details.info, details.tournament
-
-
-def _round_of(t: Tournament, number: int | None) -> Any:
-    if number is not None:
-        return t.round(number)
-    if t.current_round is None:
-        raise ConflictError("no round has been paired yet", code="no_round")
-    return t.current_round
-
-
 def _floats(t: Tournament, number: int) -> list[tuple[str, Float]]:
     """The round's floated players with their names and reasons, for judges (P-3)."""
     names = {p.id: p.name for p in t.players}
     return [(names.get(f.player, ""), f) for f in round_floats(t, number).values()]
 
 
-def create_public_router() -> APIRouter:
-    router = APIRouter(include_in_schema=False)
-
-    @router.get("/healthz")
-    async def healthz() -> JSONResponse:
-        return JSONResponse({"status": "ok"})
-
-    @router.get("/", response_class=HTMLResponse)
-    def index(request: Request, state: StateDep) -> HTMLResponse:
-        return render(request, "index.html", tournaments=list_tournaments(state.db),
-                      title=None)
-
-    @router.get("/lang/{code}")
-    def switch_language(request: Request, state: StateDep, code: str,
-                        next: str | None = None) -> RedirectResponse:
-        """The language switch: remembered in a cookie for a year."""
-        response = RedirectResponse(safe_next(next), status_code=303)
-        if code in LOCALES:
-            response.set_cookie(LANG_COOKIE, code, max_age=365 * 24 * 3600, samesite="lax",
-                                httponly=True, secure=cookie_secure(request, state.settings),
-                                path="/")
-        return response
-
-    @router.get("/t/{tid}", response_class=HTMLResponse)
-    def overview(request: Request, state: StateDep, visitor: VisitorDep,
-                 tid: TournamentId) -> HTMLResponse:
-        info, t = _load(state.db, tid)
-        rnd = t.current_round
-        timer = round_timer(state.db, tid, rnd.number) if rnd is not None else None
-        mine: views.Line | None = None
-        my_number = _my_number(state, tid, visitor)
-        report_state, their_score = "", ""
-        if my_number is not None and rnd is not None:
-            mine = next((line for line in views.round_lines(t, rnd)
-                         if my_number in (line.a.number, line.b.number if line.b else None)),
-                        None)
-            if mine is not None and mine.b is not None and mine.score is None:
-                report_state, their_score = _report_state(
-                    round_reports(state.db, tid, rnd.number).get(mine.table),
-                    "a" if mine.a.number == my_number else "b")
-        return render(request, "overview.html", info=info, t=t, rnd=rnd, timer=timer,
-                      mine=mine, tid=tid, tab="overview", title=info.name,
-                      has_top=bool(info.settings.top_size),
-                      my_number=my_number, report_state=report_state, their_score=their_score)
-
-    @router.get("/t/{tid}/pairings", response_class=HTMLResponse)
-    def pairings(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
-                 round: RoundQuery = None, by: str = "table", page: PageQuery = 1) -> Response:
-        order = "name" if by == "name" else "table"
-        judge = staff_of(request, tid).is_judge  # judges also see why each player floats
-
-        def make() -> tuple[str, str, dict[str, Any]]:
-            info, t = _load(state.db, tid)
-            rnd = _round_of(t, round)
-            lines = views.round_lines(t, rnd)
-            rows: list[Any] = views.by_name(lines) if order == "name" else lines
-            size = state.settings.page_size
-            pages = max(1, -(-len(rows) // size))
-            shown = rows[(page - 1) * size:page * size]
-            timer = round_timer(state.db, tid, rnd.number)
-            return info.name, "pairings_part.html", dict(
-                info=info, rnd=rnd, rows=shown, by=order, page=page, pages=pages, timer=timer,
-                rounds=[r.number for r in t.rounds],
-                floats=_floats(t, rnd.number) if judge else [])
-
-        return cached(request, state, visitor, tid, "pairings", (round, order, page, judge),
-                      make)
-
-    @router.get("/t/{tid}/find", response_class=HTMLResponse)
-    def find(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
-             name: Annotated[str, Query(max_length=200)] = "") -> HTMLResponse:
-        info, t = _load(state.db, tid)
-        rnd = t.current_round
-        found = views.find_by_name(views.round_lines(t, rnd), name) if rnd and name else []
-        timer = round_timer(state.db, tid, rnd.number) if rnd is not None else None
-        return render(request, "find.html", info=info, rnd=rnd, found=found, name=name,
-                      tid=tid, tab="find", title=info.name, timer=timer,
-                      has_top=bool(info.settings.top_size))
-
-    @router.get("/t/{tid}/standings", response_class=HTMLResponse)
-    def standings(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentId,
-                  page: PageQuery = 1) -> Response:
-        def make() -> tuple[str, str, dict[str, Any]]:
-            info, t = _load(state.db, tid)
-            table = t.standings()
-            size = state.settings.page_size
-            pages = max(1, -(-len(table.rows) // size))
-            players = {p.id: p for p in t.players}
-            return info.name, "standings_part.html", dict(
-                info=info, rows=table.rows[(page - 1) * size:page * size], players=players,
-                page=page, pages=pages, tiebreaks=list(TieBreak),
-                swiss_played=len(t.swiss_rounds))
-
-        return cached(request, state, visitor, tid, "standings", (page,), make)
-
-    @router.get("/t/{tid}/top", response_class=HTMLResponse)
-    def top(request: Request, state: StateDep, visitor: VisitorDep,
-            tid: TournamentId) -> Response:
-        def make() -> tuple[str, str, dict[str, Any]]:
-            info, t = _load(state.db, tid)
-            return info.name, "top_part.html", dict(
-                info=info, columns=views.bracket(t), champion=views.champion(t),
-                size=t.settings.top_size)
-
-        return cached(request, state, visitor, tid, "top", (), make)
-
-    @router.get("/t/{tid}/places", response_class=HTMLResponse)
-    def places(request: Request, state: StateDep, visitor: VisitorDep,
-               tid: TournamentId) -> Response:
-        def make() -> tuple[str, str, dict[str, Any]]:
-            info, t = _load(state.db, tid)
-            return info.name, "places_part.html", dict(
-                info=info, places=views.final_places(t, closed=info.status is Status.FINISHED))
-
-        return cached(request, state, visitor, tid, "places", (), make)
-
-    return router
+def _paged(rows: Sequence[Any], page: int, size: int) -> tuple[Sequence[Any], int]:
+    """The rows of page ``page`` (from 1) and how many pages there are."""
+    return rows[(page - 1) * size:page * size], max(1, -(-len(rows) // size))
 
 
-def _my_number(state: WebState, tid: int, visitor: Visitor) -> int | None:
-    """The visitor's number in the tournament, when they play in it."""
-    if visitor.account is None or visitor.account.person_id is None:
-        return None
-    with state.db.read() as conn:
-        numbers = player_numbers(conn, tid, visitor.account.person_id)
-    return numbers[0] if numbers else None
+@router.get("/healthz")
+async def healthz() -> JSONResponse:
+    return JSONResponse({"status": "ok"})
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request, state: StateDep) -> HTMLResponse:
+    return render(request, "index.html", tournaments=list_tournaments(state.db), title=None)
+
+
+@router.get("/lang/{code}")
+def switch_language(request: Request, state: StateDep, code: str,
+                    next: str | None = None) -> RedirectResponse:
+    """The language switch: remembered in a cookie for a year."""
+    response = RedirectResponse(safe_next(next), status_code=303)
+    if code in LOCALES:
+        response.set_cookie(LANG_COOKIE, code, max_age=365 * 24 * 3600, samesite="lax",
+                            httponly=True, secure=cookie_secure(request, state.settings),
+                            path="/")
+    return response
+
+
+@router.get("/t/{tid}", response_class=HTMLResponse)
+def overview(request: Request, state: StateDep, visitor: VisitorDep,
+             tid: TournamentPath) -> HTMLResponse:
+    page = pages.round_page(state.db, tid)
+    info, t, rnd = page.info, page.tournament, page.round
+    mine: views.Line | None = None
+    person = visitor.account.person_id if visitor.account is not None else None
+    my_number = pages.entry_number(state.db, tid, person)
+    report_state, their_score = "", ""
+    if my_number is not None and rnd is not None:
+        mine = next((line for line in views.round_lines(t, rnd)
+                     if my_number in (line.a.number, line.b.number if line.b else None)), None)
+        if mine is not None and mine.b is not None and mine.score is None:
+            report_state, their_score = _report_state(
+                round_reports(state.db, tid, rnd.number).get(mine.table),
+                "a" if mine.a.number == my_number else "b")
+    return render(request, "overview.html", info=info, t=t, rnd=rnd, timer=page.timer,
+                  mine=mine, tid=tid, tab="overview", title=info.name,
+                  has_top=bool(info.settings.top_size),
+                  my_number=my_number, report_state=report_state, their_score=their_score)
+
+
+@router.get("/t/{tid}/pairings", response_class=HTMLResponse)
+def pairings(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentPath,
+             round: RoundQuery = None, by: str = "table", page: PageQuery = 1) -> Response:
+    order = "name" if by == "name" else "table"
+    judge = staff_of(request, tid).is_judge  # judges also see why each player floats
+
+    def make() -> Part:
+        found = pages.round_page(state.db, tid, round, required=True)
+        t, rnd = found.tournament, found.round
+        assert rnd is not None
+        lines = views.round_lines(t, rnd)
+        rows, pages_count = _paged(views.by_name(lines) if order == "name" else lines, page,
+                                   state.settings.page_size)
+        return found.info.name, "pairings_part.html", dict(
+            info=found.info, rnd=rnd, rows=rows, by=order, page=page, pages=pages_count,
+            timer=found.timer, rounds=[r.number for r in t.rounds],
+            floats=_floats(t, rnd.number) if judge else [])
+
+    return cached(request, state, visitor, tid, "pairings", (round, order, page, judge), make)
+
+
+@router.get("/t/{tid}/find", response_class=HTMLResponse)
+def find(request: Request, state: StateDep, tid: TournamentPath,
+         name: Annotated[str, Query(max_length=200)] = "") -> HTMLResponse:
+    page = pages.round_page(state.db, tid)
+    rnd = page.round
+    found = (views.find_by_name(views.round_lines(page.tournament, rnd), name)
+             if rnd and name else [])
+    return render(request, "find.html", info=page.info, rnd=rnd, found=found, name=name,
+                  tid=tid, tab="find", title=page.info.name, timer=page.timer,
+                  has_top=bool(page.info.settings.top_size))
+
+
+@router.get("/t/{tid}/standings", response_class=HTMLResponse)
+def standings(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentPath,
+              page: PageQuery = 1) -> Response:
+    def make() -> Part:
+        view = get_standings(state.db, tid)  # the service the API's standings use
+        rows, pages_count = _paged(view.standings.rows, page, state.settings.page_size)
+        return view.info.name, "standings_part.html", dict(
+            info=view.info, rows=rows, players={p.id: p for p in view.tournament.players},
+            page=page, pages=pages_count, tiebreaks=list(TieBreak),
+            swiss_played=len(view.tournament.swiss_rounds))
+
+    return cached(request, state, visitor, tid, "standings", (page,), make)
+
+
+def _top(db: Database, tid: int) -> Part:
+    details = get_tournament(db, tid)
+    t = details.tournament
+    return details.info.name, "top_part.html", dict(
+        info=details.info, columns=views.bracket(t), champion=views.champion(t),
+        size=t.settings.top_size)
+
+
+def _places(db: Database, tid: int) -> Part:
+    details = get_tournament(db, tid)
+    info = details.info
+    return info.name, "places_part.html", dict(
+        info=info, places=views.final_places(details.tournament,
+                                             closed=info.status is Status.FINISHED))
+
+
+@router.get("/t/{tid}/top", response_class=HTMLResponse)
+def top(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentPath) -> Response:
+    return cached(request, state, visitor, tid, "top", (), lambda: _top(state.db, tid))
+
+
+@router.get("/t/{tid}/places", response_class=HTMLResponse)
+def places(request: Request, state: StateDep, visitor: VisitorDep,
+           tid: TournamentPath) -> Response:
+    return cached(request, state, visitor, tid, "places", (), lambda: _places(state.db, tid))
 
 
 def _report_state(reports: TableReports | None, side: str) -> tuple[str, str]:

@@ -19,8 +19,8 @@ from turnir.services.rating_queries import (
     player_rating,
     tournament_rating_report,
 )
-from turnir.web.deps import StateDep, VisitorDep, render
-from turnir.web.public import PageQuery, TournamentId
+from turnir.web.deps import StateDep, TournamentPath, gettext_for, render
+from turnir.web.public import PageQuery
 from turnir.web.templating import N_
 
 PersonId = Annotated[int, Path(ge=1, le=2**31 - 1, description="The person's number")]
@@ -32,32 +32,30 @@ CHART_WORDS = {"title": N_("Rating history"), "professional": N_("Pro"),
 """The chart's words, translated for the visitor."""
 
 
-def create_ratings_router() -> APIRouter:
-    router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 
-    @router.get("/ratings", response_class=HTMLResponse)
-    def ratings(request: Request, state: StateDep, by: RatingKind = RatingKind.PROFESSIONAL,
-                q: Text = "", city: Text = "", club: Text = "",
-                page: PageQuery = 1) -> HTMLResponse:
-        board = leaderboard(state.db, by=by, search=q, city=city, club=club, page=page,
-                            per_page=PER_PAGE)
-        return render(request, "ratings.html", board=board,
-                      filters=leaderboard_filters(state.db), title=None, nav="ratings")
 
-    @router.get("/ratings/players/{person}", response_class=HTMLResponse)
-    def profile(request: Request, state: StateDep, visitor: VisitorDep,
-                person: PersonId) -> HTMLResponse:
-        gettext = state.templates.gettext[visitor.locale]
-        words = ChartText(**{key: gettext(text) for key, text in CHART_WORDS.items()})
-        found = player_rating(state.db, person, start_label=words.start)
-        return render(request, "rating_profile.html", profile=found,
-                      chart=found.chart_svg(text=words), title=found.person.name,
-                      nav="ratings")
+@router.get("/ratings", response_class=HTMLResponse)
+def ratings(request: Request, state: StateDep, by: RatingKind = RatingKind.PROFESSIONAL,
+            q: Text = "", city: Text = "", club: Text = "",
+            page: PageQuery = 1) -> HTMLResponse:
+    board = leaderboard(state.db, by=by, search=q, city=city, club=club, page=page,
+                        per_page=PER_PAGE)
+    return render(request, "ratings.html", board=board,
+                  filters=leaderboard_filters(state.db), title=None, nav="ratings")
 
-    @router.get("/t/{tid}/rating", response_class=HTMLResponse)
-    def report(request: Request, state: StateDep, tid: TournamentId) -> HTMLResponse:
-        found = tournament_rating_report(state.db, tid)
-        return render(request, "rating_report.html", report=found, rtid=tid,
-                      title=found.tournament_name, nav="ratings")
 
-    return router
+@router.get("/ratings/players/{person}", response_class=HTMLResponse)
+def profile(request: Request, state: StateDep, person: PersonId) -> HTMLResponse:
+    gettext = gettext_for(request)
+    words = ChartText(**{key: gettext(text) for key, text in CHART_WORDS.items()})
+    found = player_rating(state.db, person, start_label=words.start)
+    return render(request, "rating_profile.html", profile=found,
+                  chart=found.chart_svg(text=words), title=found.person.name, nav="ratings")
+
+
+@router.get("/t/{tid}/rating", response_class=HTMLResponse)
+def report(request: Request, state: StateDep, tid: TournamentPath) -> HTMLResponse:
+    found = tournament_rating_report(state.db, tid)
+    return render(request, "rating_report.html", report=found, rtid=tid,
+                  title=found.tournament_name, nav="ratings")

@@ -40,8 +40,8 @@ class Staff:
         if self.may(allowed):
             return self.account
         if self.role is None:
-            raise NotStaffError(f"you have no role in tournament #{self.tournament_id}; its "
-                                "organizer adds you to its staff")
+            raise NotStaffError("you have no role in tournament #{tournament}; its organizer "
+                                "adds you to its staff", tournament=self.tournament_id)
         raise Forbidden("your role in this tournament does not allow this")
 
     @property

@@ -12,6 +12,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from turnir.domain.ratings import exact_text
 from turnir.domain.standings import TieBreak
+from turnir.services.audit import brief
 from turnir.web.i18n import LOCALES, Formats, load_translations
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -33,50 +34,13 @@ ROLE_NAMES = {"organizer": N_("organizer"), "head_judge": N_("head judge"),
               "anonymous": N_("anonymous")}
 
 
-ERROR_TEXTS = {
-    "login_required": N_("Log in to do this."),
-    "forbidden": N_("Your role does not allow this."),
-    "not_staff": N_("You are not on this tournament's staff: its organizer, head judge and floor "
-                    "judges act in it."),
-    "last_staff_organizer": N_("The tournament keeps at least one organizer with a login."),
-    "player_account": N_("A player's login cannot be on the staff; a judge needs a login of "
-                         "their own."),
-    "not_your_match": N_("You can report only your own match."),
-    "csrf": N_("The form has expired; reload the page and send it again."),
-    "too_many_attempts": N_("Too many failed logins; wait a few minutes."),
-    "bad_credentials": N_("Wrong login or password."),
-    "finished": N_("The tournament is finished; nothing can change in it."),
-    "result_exists": N_("This table already has a result; a judge corrects it."),
-    "round_not_finished": N_("The round is not finished: some results are missing."),
-    "round_has_results": N_("Only a round without results can be undone."),
-    "no_round": N_("No round has been paired yet."),
-    "unknown_tournament": N_("There is no such tournament."),
-    "not_found": N_("There is no such page."),
-    "bad_result": N_("This result is not possible here."),
-    "drawn_elimination": N_("A top match cannot end drawn."),
-    "duplicate_player": N_("This player is already registered."),
-    "duplicate_login": N_("This login is taken."),
-    "weak_password": N_("The password needs at least 8 characters."),
-    "last_organizer": N_("This is the last active organizer; make another organizer first."),
-    "unknown_account": N_("There is no such account."),
-    "no_person": N_("A player's account must name the player; choose another role for an "
-                    "organizer or a judge."),
-    "stale_version": N_("Someone changed this meanwhile; reload and try again."),
-    "round_closed": N_("This round is closed; ask a judge."),
-    "invalid_request": N_("The form is not filled in correctly."),
-    "busy": N_("The database is busy; try again."),
-    "too_large": N_("The form or file is too large for the server."),
-    "no_file": N_("Choose the players file to import."),
-}
-
-
 def _names(gettext: Callable[[str], str]) -> dict[str, dict[str, str]]:
     def tr(names: dict[str, str]) -> dict[str, str]:
         return {key: gettext(text) for key, text in names.items()}
 
     return {"status_names": tr(STATUS_NAMES), "format_names": tr(FORMAT_NAMES),
             "level_names": tr(LEVEL_NAMES), "kind_names": tr(KIND_NAMES),
-            "role_names": tr(ROLE_NAMES), "error_texts": tr(ERROR_TEXTS)}
+            "role_names": tr(ROLE_NAMES)}
 
 
 def _tiebreak_helpers(locale: str) -> dict[str, Any]:
@@ -119,6 +83,7 @@ class Templates:
             env.filters["rating"] = formats.rating
             env.filters["signed"] = formats.signed
             env.filters["exact"] = exact_text
+            env.filters["brief"] = brief  # an audit entry's before or after, short
             env.globals.update(globals_)
             env.globals.update(_tiebreak_helpers(locale))
             env.globals["locale"] = locale
