@@ -37,7 +37,7 @@ from typing import Any
 
 from turnir.domain.ratings import hundredths, to_rating
 from turnir.domain.text import NAME_LEN, PLACE_LEN, BadTextError, clean_name
-from turnir.errors import UserError
+from turnir.errors import Term, UserError
 from turnir.formats.tabular import (
     Row,
     check_size,
@@ -64,6 +64,8 @@ MAX_RATING = Decimal(100_000)
 MAX_TOURNAMENTS = 100_000
 MAX_BYTES = 20_000_000
 """The largest rating list file (20 MB)."""
+THE_LIST = Term("the list")
+"""What a list without a file name is called in messages."""
 MAX_LINES = 200_000
 """The most lines (or sheet rows) of a CSV rating list; the most ratings of a JSON one."""
 
@@ -83,71 +85,83 @@ class RatingListLine:
     """Rated tournaments played (informational)."""
 
 
-def _rating(value: object, where: str, what: str) -> Decimal:
+Where = UserError
+"""Where in a list a value stands (``the list, line 3``): a message of its own, translated
+inside the message that names it (``turnir.errors``)."""
+
+
+def _rating(value: object, where: Where, what: Term) -> Decimal:
+    """A rating of the list; ``what`` is ``the professional rating`` or ``the Warlock
+    rating``."""
     text = str(value).strip().replace(",", ".")
     try:
         number = Decimal(text)
     except InvalidOperation:
         number = Decimal("NaN")
     if number.is_finite() and number > MAX_RATING:
-        raise UserError(f"{where}: the {what} rating {text[:20]} is above {MAX_RATING}",
-                        code="bad_file")
+        raise UserError("{where}: {what} {value} is above {most}", code="bad_file",
+                        where=where, what=what, value=text[:20], most=MAX_RATING)
     if number.is_finite() and number < 0:  # before scaling: -1e999999999
-        raise UserError(f"{where}: the {what} rating {text[:20]} is below 100 (R-3)",
-                        code="bad_file")
+        raise _below_newcomer(where, what, text[:20])
     try:
         stored = hundredths(text)
     except UserError:
-        raise UserError(f"{where}: the {what} rating {value!r} is not a number to 0.01 (R-6)",
-                        code="bad_file") from None
+        raise UserError("{where}: {what} {value!r} is not a number to 0.01 (R-6)",
+                        code="bad_file", where=where, what=what, value=value) from None
     if stored < _NEWCOMER:
-        raise UserError(f"{where}: the {what} rating {value} is below 100 (R-3)",
-                        code="bad_file")
+        raise _below_newcomer(where, what, value)
     return to_rating(stored)
+
+
+def _below_newcomer(where: Where, what: Term, value: object) -> UserError:
+    return UserError("{where}: {what} {value} is below 100 (R-3)", code="bad_file",
+                     where=where, what=what, value=value)
 
 
 def _text(value: object, field: str, max_len: int, *, required: bool = False) -> str:
     if isinstance(value, dict | list):
-        raise BadTextError(f"the {field} must be text", field=field)
+        raise BadTextError("the {what} must be text", field=field, what=field)
     return clean_name(str(value or ""), field=field, max_len=max_len, required=required)
 
 
-def _line(data: dict[str, Any], where: str) -> RatingListLine:
+def _line(data: dict[str, Any], where: Where) -> RatingListLine:
     try:
-        name = _text(data.get("name"), "name", NAME_LEN, required=True)
-        city = _text(data.get("city"), "city", PLACE_LEN)
-        club = _text(data.get("club"), "club", PLACE_LEN)
+        name = _text(data.get("name"), Term("name"), NAME_LEN, required=True)
+        city = _text(data.get("city"), Term("city"), PLACE_LEN)
+        club = _text(data.get("club"), Term("club"), PLACE_LEN)
     except BadTextError as error:
-        raise BadTextError(f"{where}: {error.message}", field=error.field) from None
+        raise BadTextError("{where}: {error}", field=error.field, where=where,
+                           error=error) from None
     professional = data.get("professional")
     if professional is None or str(professional).strip() == "":
-        raise UserError(f"{where}: the professional rating is missing", code="bad_file")
+        raise UserError("{where}: the professional rating is missing", code="bad_file",
+                        where=where)
     warlock = data.get("warlock")
     tournaments = data.get("tournaments")
     return RatingListLine(
         name=name, city=city, club=club,
-        professional=_rating(professional, where, "professional"),
+        professional=_rating(professional, where, Term("the professional rating")),
         warlock=None if warlock is None or str(warlock).strip() == ""
-        else _rating(warlock, where, "Warlock"),
+        else _rating(warlock, where, Term("the Warlock rating")),
         tournaments=None if tournaments is None or str(tournaments).strip() == ""
         else _count(tournaments, where),
     )
 
 
-def _count(value: object, where: str) -> int:
+def _count(value: object, where: Where) -> int:
     text = str(value).strip()
     try:
         number = int(text) if len(text) <= 20 else -1
     except ValueError:
-        raise UserError(f"{where}: tournaments must be a whole number, not {value!r}",
-                        code="bad_file") from None
+        raise UserError("{where}: tournaments must be a whole number, not {value!r}",
+                        code="bad_file", where=where, value=value) from None
     if not 0 <= number <= MAX_TOURNAMENTS:
-        raise UserError(f"{where}: tournaments must be from 0 to {MAX_TOURNAMENTS:,}",
-                        code="bad_file")
+        raise UserError("{where}: tournaments must be from 0 to {most:,}", code="bad_file",
+                        where=where, most=MAX_TOURNAMENTS)
     return number
 
 
-def parse_rating_list_csv(text: str, *, source: str = "the list") -> list[RatingListLine]:
+def parse_rating_list_csv(text: str, *, source: str = THE_LIST) -> list[RatingListLine]:
     """Read a CSV rating list (see the module docstring)."""
     return parse_rating_rows(read_table_text(text, source=source, max_lines=MAX_LINES),
                              source=source)
@@ -156,61 +170,68 @@ def parse_rating_list_csv(text: str, *, source: str = "the list") -> list[Rating
 def parse_rating_rows(rows: Sequence[Row], *, source: str) -> list[RatingListLine]:
     """The ratings of a table's rows (a CSV or a sheet): a header, then one player a row."""
     if not rows:
-        raise UserError(f"{source} is empty", code="bad_file")
+        raise UserError("{source} is empty", code="bad_file", source=source)
     columns = [_ALIASES.get(cell.casefold()) for cell in rows[0].cells]
     for needed in ("name", "professional"):
         if needed not in columns:
-            raise UserError(f"{source}: the header needs a {needed!r} column "
-                            f"(columns: {', '.join(CSV_COLUMNS)})", code="bad_file")
+            raise UserError("{source}: the header needs a {needed!r} column (columns: "
+                            "{columns})", code="bad_file", source=source, needed=needed,
+                            columns=", ".join(CSV_COLUMNS))
     lines = []
     for row in rows[1:]:
         data = {column: cell for column, cell in zip(columns, row.cells, strict=False)
                 if column is not None}
-        lines.append(_line(data, f"{source}, line {row.line}"))
+        lines.append(_line(data, UserError("{source}, line {line}", source=source,
+                                           line=row.line)))
     return lines
 
 
-def parse_rating_list_json(text: str, *, source: str = "the list") -> list[RatingListLine]:
+def parse_rating_list_json(text: str, *, source: str = THE_LIST) -> list[RatingListLine]:
     """Read a JSON rating list (see the module docstring)."""
     try:
         data = json.loads(text)
     except ValueError as error:  # JSONDecodeError, or an integer of over 4300 digits
-        raise UserError(f"{source} is not valid JSON: {str(error)[:200]}",
-                        code="bad_file") from None
+        raise UserError("{source} is not valid JSON: {detail}", code="bad_file",
+                        source=source, detail=str(error)[:200]) from None
     if isinstance(data, dict):
         if data.get("format", FORMAT) != FORMAT:
-            raise UserError(f"{source} is not a turnir rating list", code="bad_file")
+            raise UserError("{source} is not a turnir rating list", code="bad_file",
+                            source=source)
         if data.get("version", VERSION) != VERSION:
-            raise UserError(f"{source} has version {data.get('version')}; this turnir reads "
-                            f"version {VERSION}", code="bad_file")
+            raise UserError("{source} has version {version}; this turnir reads version "
+                            "{known}", code="bad_file", source=source,
+                            version=data.get("version"), known=VERSION)
         data = data.get("ratings")
     if not isinstance(data, list):
-        raise UserError(f"{source}: expected a list of ratings", code="bad_file")
+        raise UserError("{source}: expected a list of ratings", code="bad_file", source=source)
     if len(data) > MAX_LINES:
-        raise UserError(f"{source}: more than {MAX_LINES:,} ratings", code="file_too_large")
+        raise UserError("{source}: more than {most:,} ratings", code="file_too_large",
+                        source=source, most=MAX_LINES)
     lines = []
     for index, item in enumerate(data, start=1):
+        where = UserError("{source}, rating {index}", source=source, index=index)
         if not isinstance(item, dict):
-            raise UserError(f"{source}, rating {index}: expected an object", code="bad_file")
-        lines.append(_line(item, f"{source}, rating {index}"))
+            raise UserError("{where}: expected an object", code="bad_file", where=where)
+        lines.append(_line(item, where))
     return lines
 
 
-def parse_rating_list(text: str, *, source: str = "the list") -> list[RatingListLine]:
+def parse_rating_list(text: str, *, source: str = THE_LIST) -> list[RatingListLine]:
     """A JSON list when the text starts with ``{`` or ``[``, else CSV."""
     if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "["):
         return parse_rating_list_json(text, source=source)
     return parse_rating_list_csv(text, source=source)
 
 
-def read_rating_list_bytes(data: bytes, *, source: str = "the list") -> list[RatingListLine]:
+def read_rating_list_bytes(data: bytes, *, source: str = THE_LIST) -> list[RatingListLine]:
     """A rating list's bytes: JSON (UTF-8), CSV in any accepted encoding, or ``.xlsx``."""
     check_size(data, source=source, max_bytes=MAX_BYTES)
     if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise UserError(f"{source}: a JSON list must be UTF-8 text", code="bad_file") from None
+            raise UserError("{source}: a JSON list must be UTF-8 text", code="bad_file",
+                            source=source) from None
         return parse_rating_list_json(text, source=source)
     return parse_rating_rows(read_table(data, source=source, max_bytes=MAX_BYTES,
                                         max_lines=MAX_LINES), source=source)

@@ -104,12 +104,13 @@ class RatingBook:
         ratings: _Ratings = {}
         for entry in entries:
             if entry.player in ratings:
-                raise UserError(f"player {entry.player} is listed twice", code="duplicate_player")
+                raise UserError("player {player} is listed twice", code="duplicate_player",
+                                player=entry.player)
             professional = _hundredths(entry.professional)
             warlock = None if entry.warlock is None else _hundredths(entry.warlock)
             if professional < NEWCOMER or (warlock is not None and warlock < NEWCOMER):
-                raise UserError(f"player {entry.player}: no rating is below 100 (R-3)",
-                                code="bad_rating")
+                raise UserError("player {player}: no rating is below 100 (R-3)",
+                                code="bad_rating", player=entry.player)
             ratings[entry.player] = (professional, warlock)
         return _book(ratings, None)
 
@@ -171,10 +172,12 @@ def _check_order(last: _OrderKey | None, tournament: RatedTournament) -> None:
         return
     key = _order_key(tournament)
     if key == last:
-        raise ConflictError(f"tournament {tournament.id} is already applied")
+        raise ConflictError("tournament {tournament} is already applied",
+                            tournament=tournament.id)
     if key < last:
-        raise ConflictError(f"tournament {tournament.id} ended before tournament {last[2]}, "
-                            "the last one applied; replay the history from it (R-6)")
+        raise ConflictError("tournament {tournament} ended before tournament {last}, "
+                            "the last one applied; replay the history from it (R-6)",
+                            tournament=tournament.id, last=last[2])
 
 
 def _rate(ratings: _Ratings, tournament: RatedTournament, settings: RatingSettings,
@@ -245,8 +248,8 @@ def _ids_unique(tournaments: Sequence[RatedTournament]) -> None:
     seen: set[TournamentKey] = set()
     for tournament in tournaments:
         if tournament.id in seen:
-            raise UserError(f"tournament {tournament.id} appears twice in the history",
-                            code="duplicate_tournament")
+            raise UserError("tournament {tournament} appears twice in the history",
+                            code="duplicate_tournament", tournament=tournament.id)
         seen.add(tournament.id)
 
 

@@ -66,9 +66,10 @@ def hundredths(value: Decimal | int | str) -> int:
     try:
         scaled = Decimal(value) * _HUNDRED
     except InvalidOperation:
-        raise UserError(f"not a rating: {value!r}", code="bad_rating") from None
+        raise UserError("not a rating: {value!r}", code="bad_rating", value=value) from None
     if not scaled.is_finite() or scaled != scaled.to_integral_value():
-        raise UserError(f"a rating is stored to 0.01 (R-6), got {value}", code="bad_rating")
+        raise UserError("a rating is stored to 0.01 (R-6), got {value}", code="bad_rating",
+                        value=value)
     return int(scaled)
 
 
@@ -89,8 +90,8 @@ def warlock_coefficient(format: RatedFormat, participants: int, settings: Rating
         return Fraction(settings.three_booster_k)
     if format is RatedFormat.DRAFT_4_BOOSTERS:
         return Fraction(2) if participants >= settings.many_participants else Fraction(9, 5)
-    raise UserError(f"{format.value} tournaments are not rated (C-2, R-6)",
-                    code="unrated_tournament")
+    raise UserError("{format} tournaments are not rated (C-2, R-6)",
+                    code="unrated_tournament", format=format.value)
 
 
 def professional_denominator(participants: int) -> int:

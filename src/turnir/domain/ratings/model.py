@@ -101,7 +101,8 @@ class RatingSettings:
 
     def __post_init__(self) -> None:
         if self.many_participants < MIN_PARTICIPANTS:
-            raise UserError(f"'many participants' must be at least {MIN_PARTICIPANTS} (R-6)")
+            raise UserError("'many participants' must be at least {least} (R-6)",
+                            least=MIN_PARTICIPANTS)
         if not isinstance(self.three_booster_k, Fraction | int) or isinstance(
                 self.three_booster_k, bool):
             raise InvariantError("three_booster_k must be an exact Fraction")
@@ -156,35 +157,40 @@ class RatedTournament:
         try:
             set_(self, "format", RatedFormat(self.format))
         except ValueError:
-            raise UserError(f"tournament {self.id}: unknown format {self.format!r}",
-                            code="bad_format") from None
+            raise UserError("tournament {tournament}: unknown format {format!r}",
+                            code="bad_format", tournament=self.id, format=self.format) from None
         set_(self, "professional_k", _exact(self.professional_k, "professional K"))
         if self.professional_k <= 0:
-            raise UserError(f"tournament {self.id}: the professional K must be positive (R-1)",
-                            code="bad_coefficient")
+            raise UserError("tournament {tournament}: the professional K must be positive (R-1)",
+                            code="bad_coefficient", tournament=self.id)
         if self.format is RatedFormat.STARTER_CONSTRUCTED:
-            raise UserError(f"tournament {self.id} is starter constructed, which does not change "
-                            "the ratings (C-2, R-6)", code="unrated_tournament")
+            raise UserError("tournament {tournament} is starter constructed, which does not "
+                            "change the ratings (C-2, R-6)", code="unrated_tournament",
+                            tournament=self.id)
         ordered = tuple(sorted(self.participants, key=lambda entry: entry.place))
         count = len(ordered)
         if count < MIN_PARTICIPANTS:
-            raise UserError(f"tournament {self.id} has {count} participants; a rated tournament "
-                            f"needs at least {MIN_PARTICIPANTS} (C-1, D-1, R-6)",
-                            code="unrated_tournament")
+            raise UserError("tournament {tournament} has {count} participants; a rated "
+                            "tournament needs at least {least} (C-1, D-1, R-6)",
+                            code="unrated_tournament", tournament=self.id, count=count,
+                            least=MIN_PARTICIPANTS)
         seen: set[PlayerKey] = set()
         previous: int | None = None
         for expected, entry in enumerate(ordered, start=1):
             if entry.player in seen:
-                raise UserError(f"tournament {self.id}: player {entry.player} is listed twice",
-                                code="duplicate_player")
+                raise UserError("tournament {tournament}: player {player} is listed twice",
+                                code="duplicate_player", tournament=self.id,
+                                player=entry.player)
             seen.add(entry.player)
             if entry.place == previous:
-                raise UserError(f"tournament {self.id}: place {entry.place} is given twice; "
-                                "places must be a total order", code="duplicate_place")
+                raise UserError("tournament {tournament}: place {place} is given twice; "
+                                "places must be a total order", code="duplicate_place",
+                                tournament=self.id, place=entry.place)
             if entry.place != expected:
                 places = [other.place for other in ordered]
-                raise UserError(f"tournament {self.id}: places must be exactly 1..{count}, "
-                                f"got {places}", code="bad_places")
+                raise UserError("tournament {tournament}: places must be exactly 1..{count}, "
+                                "got {places}", code="bad_places", tournament=self.id,
+                                count=count, places=places)
             previous = entry.place
         set_(self, "participants", ordered)
         set_(self, "players", tuple(entry.player for entry in ordered))

@@ -52,8 +52,8 @@ def _kopecks(fund: Decimal) -> int:
         raise InvariantError(f"money must be a Decimal, got {fund!r}")
     scaled = Decimal(fund) * 100
     if not scaled.is_finite() or scaled != scaled.to_integral_value() or scaled < 0:
-        raise UserError(f"a prize fund is a non-negative amount to the kopeck, got {fund}",
-                        code="bad_money")
+        raise UserError("a prize fund is a non-negative amount to the kopeck, got {fund}",
+                        code="bad_money", fund=fund)
     return int(scaled)
 
 

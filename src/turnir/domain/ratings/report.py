@@ -101,4 +101,5 @@ class RatingReport:
         for change in self.changes:
             if change.player == player:
                 return change
-        raise NotFoundError(f"player {player} did not play tournament {self.tournament}")
+        raise NotFoundError("player {player} did not play tournament {tournament}",
+                            player=player, tournament=self.tournament)
