@@ -1,8 +1,8 @@
 """Where the robot's decisions are kept: the ``DecisionStore`` protocol and an in-memory one.
 
 A decision's id is ``"<game id>/<stage>"``, so storing the same decision twice is harmless
-(idempotent) and two different decisions for one moment are refused. A database store
-implementing the same protocol belongs to ``turnir.storage``.
+(idempotent) and two different decisions for one moment are refused. The database store
+implementing the same protocol is ``turnir.services.robot_store.DatabaseRobotStore``.
 """
 
 from __future__ import annotations
@@ -31,6 +31,12 @@ class DecisionStore(Protocol):
         ...
 
 
+def decision_exists(decision: Decision) -> ConflictError:
+    """The refusal of a decision whose id is already kept with other content."""
+    return ConflictError("decision {decision} is already recorded differently",
+                         code="decision_exists", decision=decision.id)
+
+
 class InMemoryDecisionStore:
     """Decisions in a list; thread-safe."""
 
@@ -45,8 +51,7 @@ class InMemoryDecisionStore:
             known = self._by_id.get(decision.id)
             if known is not None:
                 if known != decision:
-                    raise ConflictError(f"decision {decision.id} is already recorded "
-                                        "differently", code="decision_exists")
+                    raise decision_exists(decision)
                 return
             self._by_id[decision.id] = decision
             self._decisions.append(decision)

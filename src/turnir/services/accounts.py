@@ -24,33 +24,19 @@ import functools
 import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from enum import StrEnum
+from datetime import timedelta
 
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import RowMapping, delete, insert, select, update
 
+from turnir.domain.accounts import AccountRole as AccountRole
 from turnir.domain.text import LOGIN_LEN, NAME_LEN, BadTextError, clean_login, clean_name
 from turnir.errors import ConflictError, NotFoundError, UserError
-from turnir.services.common import changing, utc_now
-from turnir.storage.database import Database
-from turnir.storage.tables import people
-from turnir.storage.tables_accounts import accounts, web_sessions
+from turnir.services.common import Database, changing, reading, utc_now
+from turnir.storage import accounts_repo as repo
+from turnir.storage.accounts_repo import StoredAccount
 
 MIN_PASSWORD = 8
-
-
-class AccountRole(StrEnum):
-    ORGANIZER = "organizer"
-    HEAD_JUDGE = "head_judge"
-    FLOOR_JUDGE = "floor_judge"
-    PLAYER = "player"
-
-    @property
-    def is_judge(self) -> bool:
-        """May record, decide and correct results (organizers may too)."""
-        return self is not AccountRole.PLAYER
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +49,9 @@ class AccountInfo:
     active: bool
 
 
-def _info(row: RowMapping) -> AccountInfo:
-    return AccountInfo(id=row["id"], login=row["login"], name=row["name"],
-                       role=AccountRole(row["role"]), person_id=row["person_id"],
-                       active=bool(row["active"]))
+def _info(row: StoredAccount) -> AccountInfo:
+    return AccountInfo(id=row.id, login=row.login, name=row.name, role=AccountRole(row.role),
+                       person_id=row.person_id, active=row.active)
 
 
 def make_hasher(*, fast: bool = False) -> PasswordHasher:
@@ -81,14 +66,14 @@ def _login_key(login: str) -> str:
     try:
         return clean_login(login, field="login", max_len=LOGIN_LEN)
     except BadTextError as error:
-        raise UserError(f"a login is one word of at most {LOGIN_LEN} characters "
-                        f"({error.message})", code="bad_login") from None
+        raise UserError("a login is one word of at most {max} characters ({reason})",
+                        code="bad_login", max=LOGIN_LEN, reason=error) from None
 
 
 def _check_password(password: str) -> None:
     if len(password) < MIN_PASSWORD:
-        raise UserError(f"the password needs at least {MIN_PASSWORD} characters",
-                        code="weak_password")
+        raise UserError("the password needs at least {min} characters",
+                        code="weak_password", min=MIN_PASSWORD)
     if len(password) > 1000:
         raise UserError("the password is too long", code="bad_password")
 
@@ -112,20 +97,16 @@ def create_account(
     hashed = (hasher or make_hasher()).hash(password)
     with changing(db, None, actor) as change:
         conn = change.conn
-        if conn.execute(select(accounts.c.id).where(accounts.c.login == key)).first():
-            raise UserError(f"the login {key!r} is taken", code="duplicate_login")
-        if person_id is not None and conn.execute(
-            select(people.c.id).where(people.c.id == person_id)
-        ).first() is None:
-            raise NotFoundError(f"no person #{person_id}", code="unknown_person")
-        account_id = int(conn.execute(insert(accounts).values(
-            login=key, name=shown[:200], role=role.value, person_id=person_id,
-            password_hash=hashed, active=True, created_at=change.at, version=1,
-        ).returning(accounts.c.id)).scalar_one())
+        if repo.login_taken(conn, key):
+            raise UserError("the login {login!r} is taken", code="duplicate_login", login=key)
+        if person_id is not None and not repo.person_exists(conn, person_id):
+            raise NotFoundError("no person #{person}", code="unknown_person", person=person_id)
+        account_id = repo.insert_account(conn, login=key, name=shown[:200], role=role.value,
+                                         person_id=person_id, password_hash=hashed,
+                                         at=change.at)
         change.log(None, "account.create", "account", account_id, None,
                    {"login": key, "name": shown, "role": role.value, "person_id": person_id})
-        return _info(conn.execute(select(accounts).where(accounts.c.id == account_id))
-                     .mappings().one())
+        return _info(repo.account_by_id(conn, account_id))
 
 
 def set_password(db: Database, login: str, password: str, *, actor: str,
@@ -135,14 +116,10 @@ def set_password(db: Database, login: str, password: str, *, actor: str,
     _check_password(password)
     hashed = (hasher or make_hasher()).hash(password)
     with changing(db, None, actor) as change:
-        conn = change.conn
-        row = conn.execute(select(accounts).where(accounts.c.login == key)).mappings().first()
-        if row is None:
-            raise NotFoundError(f"no account {key!r}", code="unknown_account")
-        conn.execute(update(accounts).where(accounts.c.id == row["id"]).values(
-            password_hash=hashed, version=row["version"] + 1))
-        conn.execute(delete(web_sessions).where(web_sessions.c.account_id == row["id"]))
-        change.log(None, "account.password", "account", row["id"], None, {"login": key})
+        row = _known(repo.account_by_login(change.conn, key), key)
+        repo.update_account(change.conn, row, password_hash=hashed)
+        repo.end_sessions(change.conn, row.id)
+        change.log(None, "account.password", "account", row.id, None, {"login": key})
         return _info(row)
 
 
@@ -155,56 +132,54 @@ def set_active(db: Database, login: str, active: bool, *, actor: str) -> Account
         conn = change.conn
         # Every active organizer's row first, in one order: two organizers deactivating each
         # other at once wait for each other, and the second sees the first one's change.
-        organizers = set(conn.execute(
-            select(accounts.c.id).where(accounts.c.role == AccountRole.ORGANIZER.value,
-                                        accounts.c.active.is_(True))
-            .order_by(accounts.c.id).with_for_update()).scalars())
-        row = conn.execute(select(accounts).where(accounts.c.login == key).with_for_update()
-                           ).mappings().first()
-        if row is None:
-            raise NotFoundError(f"no account {key!r}", code="unknown_account")
-        if bool(row["active"]) is active:
+        organizers = repo.lock_active_organizers(conn, AccountRole.ORGANIZER.value)
+        row = _known(repo.account_by_login(conn, key, for_update=True), key)
+        if row.active is active:
             return _info(row)
-        if not active and organizers == {row["id"]}:
-            raise ConflictError(f"{key!r} is the last active organizer; make another organizer "
-                                "first", code="last_organizer")
-        conn.execute(update(accounts).where(accounts.c.id == row["id"]).values(
-            active=active, version=row["version"] + 1))
-        ended = 0
-        if not active:
-            ended = int(conn.execute(delete(web_sessions).where(
-                web_sessions.c.account_id == row["id"])).rowcount or 0)
+        if not active and organizers == {row.id}:
+            raise ConflictError("{login!r} is the last active organizer; make another "
+                                "organizer first", code="last_organizer", login=key)
+        repo.update_account(conn, row, active=active)
+        ended = 0 if active else repo.end_sessions(conn, row.id)
         change.log(None, "account.activate" if active else "account.deactivate", "account",
-                   row["id"], {"login": key, "active": not active},
+                   row.id, {"login": key, "active": not active},
                    {"login": key, "active": active} | ({} if active else {"sessions_ended": ended}))
-        return _info(conn.execute(select(accounts).where(accounts.c.id == row["id"]))
-                     .mappings().one())
+        return _info(repo.account_by_id(conn, row.id))
+
+
+def _known(row: StoredAccount | None, key: str) -> StoredAccount:
+    if row is None:
+        raise NotFoundError("no account {login!r}", code="unknown_account", login=key)
+    return row
 
 
 def find_account(db: Database, login: str) -> AccountInfo | None:
-    with db.read() as conn:
-        row = conn.execute(select(accounts).where(accounts.c.login == _login_key(login))
-                           ).mappings().first()
+    key = _login_key(login)
+    with reading(db) as tx:
+        row = repo.account_by_login(tx, key)
     return None if row is None else _info(row)
 
 
 def list_accounts(db: Database) -> list[AccountInfo]:
-    with db.read() as conn:
-        return [_info(r) for r in conn.execute(select(accounts).order_by(accounts.c.id))
-                .mappings()]
+    with reading(db) as tx:
+        return [_info(r) for r in repo.all_accounts(tx)]
 
 
 def player_accounts(db: Database, person_ids: list[int]) -> dict[int, str]:
     """person id → login, for the people that have a player account."""
     if not person_ids:
         return {}
-    with db.read() as conn:
-        return {pid: login for pid, login in conn.execute(
-            select(accounts.c.person_id, accounts.c.login)
-            .where(accounts.c.person_id.in_(person_ids)))}
+    with reading(db) as tx:
+        return repo.logins_of_people(tx, person_ids)
 
 
-WRONG_LOGIN = "wrong login or password"
+def _wrong_login() -> UserError:
+    """The one refusal of every failed login (which part was wrong is not told)."""
+    return UserError("wrong login or password", code="bad_credentials")
+
+
+SESSIONS = "web sessions"
+"""Who ends a session on logging out (sessions leave no audit entry)."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -242,14 +217,13 @@ def authenticate(db: Database, login: str, password: str, *,
         key = None
     row = None
     if key is not None:
-        with db.read() as conn:
-            row = conn.execute(select(accounts).where(accounts.c.login == key)
-                               ).mappings().first()
-    if row is None or not row["active"]:
+        with reading(db) as tx:
+            row = repo.account_by_login(tx, key)
+    if row is None or not row.active:
         _verifies(check, dummy_hash(check), password)
-        raise UserError(WRONG_LOGIN, code="bad_credentials")
-    if not _verifies(check, row["password_hash"], password):
-        raise UserError(WRONG_LOGIN, code="bad_credentials")
+        raise _wrong_login()
+    if not _verifies(check, row.password_hash, password):
+        raise _wrong_login()
     return _info(row)
 
 
@@ -261,10 +235,8 @@ def open_session(db: Database, account: AccountInfo, *, lifetime: timedelta) -> 
     """A new session token for ``account`` (the client keeps it; we keep its hash)."""
     token = secrets.token_urlsafe(32)
     now = utc_now()
-    with db.write() as conn:
-        conn.execute(delete(web_sessions).where(web_sessions.c.expires_at < now))
-        conn.execute(insert(web_sessions).values(id=_token_key(token), account_id=account.id,
-                                                 created_at=now, expires_at=now + lifetime))
+    with changing(db, None, account.name) as change:
+        repo.insert_session(change.conn, _token_key(token), account.id, now, now + lifetime)
     return token
 
 
@@ -272,20 +244,14 @@ def session_account(db: Database, token: str) -> AccountInfo | None:
     """The account of a valid, unexpired session, else ``None``."""
     if not token or len(token) > 200:
         return None
-    with db.read() as conn:
-        row = conn.execute(
-            select(accounts, web_sessions.c.expires_at)
-            .join(web_sessions, web_sessions.c.account_id == accounts.c.id)
-            .where(web_sessions.c.id == _token_key(token))
-        ).mappings().first()
-    if row is None or not row["active"]:
+    with reading(db) as tx:
+        found = repo.session_of(tx, _token_key(token))
+    if found is None or not found[0].active:
         return None
-    expires: datetime = row["expires_at"]
-    if expires.tzinfo is None:
-        expires = expires.replace(tzinfo=UTC)
+    row, expires = found
     return _info(row) if expires > utc_now() else None
 
 
 def close_session(db: Database, token: str) -> None:
-    with db.write() as conn:
-        conn.execute(delete(web_sessions).where(web_sessions.c.id == _token_key(token)))
+    with changing(db, None, SESSIONS) as change:
+        repo.delete_session(change.conn, _token_key(token))

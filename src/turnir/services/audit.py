@@ -30,14 +30,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping
-
 from turnir.errors import UserError
 from turnir.services.audit_replay import EntryRef, Line, Replay
-from turnir.services.common import reading
+from turnir.services.common import Database, Tx, reading
 from turnir.storage import audit
 from turnir.storage.audit import SERVER_CHAIN, AuditEntry, chain_of
-from turnir.storage.database import Database
 from turnir.storage.mappers import tournament_row
 
 MAX_PROBLEMS = 100
@@ -186,8 +183,8 @@ class Anchor:
     def parse(text: str) -> Anchor:
         found = re.fullmatch(r"\s*(\d{1,12})\s*:\s*([0-9a-fA-F]{64})\s*", text)
         if found is None:
-            raise UserError(f"an anchor is SEQ:HASH (the 64 hex digits of SHA-256), not "
-                            f"{text[:80]!r}", code="bad_anchor")
+            raise UserError("an anchor is SEQ:HASH (the 64 hex digits of SHA-256), not "
+                            "{text!r}", code="bad_anchor", text=text[:80])
         return Anchor(int(found.group(1)), found.group(2).lower())
 
 
@@ -197,17 +194,17 @@ def verify_log(db: Database, tournament_id: int | None = None, *,
 
     ``anchor`` (with a tournament): the digest its entry ``anchor.seq`` must have.
     """
-    with db.read() as conn:
+    with reading(db) as tx:
         if tournament_id is not None:
-            tournament_row(conn, tournament_id)
-            return Verification((verify_chain(conn, tournament_id, anchor=anchor),))
+            tournament_row(tx, tournament_id)
+            return Verification((verify_chain(tx, tournament_id, anchor=anchor),))
         if anchor is not None:
             raise UserError("an anchor belongs to one tournament's chain; name the tournament",
                             code="bad_anchor")
-        return Verification(tuple(verify_chain(conn, chain) for chain in audit.chains(conn)))
+        return Verification(tuple(verify_chain(tx, chain) for chain in audit.chains(tx)))
 
 
-def verify_chain(conn: Connection, chain: int, *, anchor: Anchor | None = None) -> ChainReport:
+def verify_chain(conn: Tx, chain: int, *, anchor: Anchor | None = None) -> ChainReport:
     """The chain of ``chain`` (a tournament's id, or 0) and, for a tournament, its pairings."""
     tournament_id = None if chain == SERVER_CHAIN else chain
     found = _ChainCheck(chain, anchor)
@@ -276,14 +273,15 @@ class _ChainCheck:
             self.problems.append(Problem(Finding.ANCHOR, None, expected_seq=self.anchor.seq))
 
 
-def _stored_line(row: RowMapping, games: Sequence[tuple[str | None, str]]) -> Line:
+def _stored_line(row: Mapping[Any, Any], games: Sequence[tuple[str | None, str]]) -> Line:
     return Line(table=row["table_no"], a=row["a"], b=row["b"], kind=row["kind"],
                 wins_a=row["wins_a"], wins_b=row["wins_b"], draws=row["draws"],
                 outcome=row["outcome"], ending=row["ending"], version=row["version"],
                 games=tuple(games))
 
 
-def compare_pairings(replay: Replay, round_numbers: Iterable[int], rows: Iterable[RowMapping],
+def compare_pairings(replay: Replay, round_numbers: Iterable[int],
+                     rows: Iterable[Mapping[Any, Any]],
                      games: Mapping[int, Sequence[tuple[str | None, str]]]) -> list[Problem]:
     """Every difference between the replayed log and the stored rows, the oldest entry's
     first (a row no entry made, last)."""
@@ -359,10 +357,10 @@ class LogPage:
 
 def log_page(db: Database, tournament_id: int, *, limit: int = 100) -> LogPage:
     """The newest ``limit`` entries (newest first) and the verification, on one snapshot."""
-    with db.read() as conn:
-        tournament_row(conn, tournament_id)
-        recent = audit.recent_entries(conn, tournament_id, limit)
-        report = verify_chain(conn, tournament_id)
+    with reading(db) as tx:
+        tournament_row(tx, tournament_id)
+        recent = audit.recent_entries(tx, tournament_id, limit)
+        report = verify_chain(tx, tournament_id)
     return LogPage(tuple(recent), report)
 
 

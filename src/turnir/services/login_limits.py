@@ -38,25 +38,22 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
-from sqlalchemy import ColumnElement
 
 from turnir.domain.text import BadTextError, clean_login
 from turnir.errors import UserError
 from turnir.services.accounts import AccountInfo, authenticate
-from turnir.services.common import utc_now
-from turnir.storage.database import Database
+from turnir.services.common import Database, changing, reading, utc_now
 from turnir.storage.login_failures import (
     Attempt,
-    by_address,
-    by_both,
-    by_login,
     forget_pair,
-    nth_latest_failure,
     prune,
+    reached_until,
     record_failure,
 )
 
 ADDRESS_LEN = 64
+LIMITER = "login limit"
+"""Who counts the failures (their writes leave no audit entry)."""
 
 
 class TooManyAttempts(UserError):
@@ -64,8 +61,9 @@ class TooManyAttempts(UserError):
 
     code = "too_many_attempts"
 
-    def __init__(self, message: str, *, retry_after: int) -> None:
-        super().__init__(message)
+    def __init__(self, *, retry_after: int) -> None:
+        super().__init__("too many failed logins; try again in {wait} s",
+                         code="too_many_attempts", wait=retry_after)
         self.retry_after = retry_after
 
 
@@ -120,17 +118,9 @@ def locked_until(db: Database, attempt: Attempt, limits: LoginLimits, *,
                  now: datetime | None = None) -> datetime | None:
     """When the attempt may be made again, or ``None`` when it may be made now."""
     now = now or utc_now()
-    since = now - limits.window
-    counts: tuple[tuple[ColumnElement[bool], int], ...] = (
-        (by_both(attempt), limits.per_pair), (by_login(attempt), limits.per_login),
-        (by_address(attempt), limits.per_address))
-    until: datetime | None = None
-    with db.read() as conn:
-        for where, limit in counts:
-            reached = nth_latest_failure(conn, where, since, limit)
-            if reached is not None and (until is None or reached + limits.window > until):
-                until = reached + limits.window
-    return until
+    with reading(db) as tx:
+        return reached_until(tx, attempt, now - limits.window, limits.window,
+                             (limits.per_pair, limits.per_login, limits.per_address))
 
 
 def log_in(db: Database, login: str, password: str, address: str, *, limits: LoginLimits,
@@ -142,15 +132,14 @@ def log_in(db: Database, login: str, password: str, address: str, *, limits: Log
     until = locked_until(db, attempt, limits, now=now)
     if until is not None:
         wait = max(1, int((until - now).total_seconds()) + 1)
-        raise TooManyAttempts(f"too many failed logins; try again in {wait} s",
-                              retry_after=wait)
+        raise TooManyAttempts(retry_after=wait)
     try:
         account = authenticate(db, login, password, hasher=hasher)
     except UserError:
-        with db.write() as conn:
-            record_failure(conn, attempt, now)
-            prune(conn, now - limits.window)
+        with changing(db, None, LIMITER) as change:
+            record_failure(change.conn, attempt, now)
+            prune(change.conn, now - limits.window)
         raise
-    with db.write() as conn:
-        forget_pair(conn, attempt)
+    with changing(db, None, LIMITER) as change:
+        forget_pair(change.conn, attempt)
     return account

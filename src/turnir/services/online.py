@@ -39,8 +39,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping, and_, insert, select, update
-
 from turnir.domain.model import Stage
 from turnir.domain.online import decided_match
 from turnir.domain.penalties.games import Side as GameSide
@@ -63,19 +61,21 @@ from turnir.robot.journal import (
 from turnir.robot.robot import Robot
 from turnir.robot.sink import FanOutSink, ResultSink
 from turnir.services.common import (
+    Database,
+    Tx,
     changing,
     check_actor,
+    reading,
     refuse_when_finished,
     touch_tournament,
     utc_now,
 )
 from turnir.services.judges import ORGANIZER_ONLY, check_staff
 from turnir.services.results import GameReport, record_result_in
-from turnir.storage.database import Database, lock_tournament
+from turnir.storage import robot_repo
+from turnir.storage.database import lock_tournament
 from turnir.storage.mappers import name_key, result_from_row, tournament_row
 from turnir.storage.repositories import match_row, round_row
-from turnir.storage.tables import entries, pairings, rounds, stages, tournaments
-from turnir.storage.tables_robot import robot_games
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +124,8 @@ class GameEndReport:
     def of_decision(decision: Decision) -> GameEndReport:
         result = decision.result
         if result is None:
-            raise UserError(f"decision {decision.id} does not end the game", code="not_ended")
+            raise UserError("decision {decision} does not end the game", code="not_ended",
+                            decision=decision.id)
         how = EndReason.FLAG_FALL if decision.stage is None else EndReason.ROBOT
         return GameEndReport(decision.game_id, result, how, decision.rule, decision.id)
 
@@ -143,11 +144,11 @@ def link_of(row: Mapping[Any, Any]) -> TournamentLink | None:
                           row["game_number"], row["white_side"])
 
 
-def _game_row(conn: Connection, game_id: str) -> RowMapping:
-    row = conn.execute(select(robot_games).where(robot_games.c.game_id == game_id)
-                       ).mappings().first()
+def _game_row(tx: Tx, game_id: str) -> Mapping[Any, Any]:
+    row = robot_repo.game_row(tx, game_id)
     if row is None:
-        raise NotFoundError(f"no game {game_id!r} is registered", code="game_not_found")
+        raise NotFoundError("no game {game!r} is registered", code="game_not_found",
+                            game=game_id)
     return row
 
 
@@ -155,15 +156,15 @@ def register_online_game(db: Database, setup: GameSetup,
                          link: TournamentLink | None) -> TournamentLink | None:
     """Keep a game the robot watches, linked to a match game when ``link`` is given; returns
     the link with ``white_side`` known. The same registration again changes nothing."""
-    with db.write(lock=None if link is None else link.tournament_id) as conn:
-        kept = conn.execute(select(robot_games).where(robot_games.c.game_id == setup.game_id)
-                            ).mappings().first()
+    with changing(db, None if link is None else link.tournament_id, ROBOT_ACTOR) as change:
+        conn = change.conn
+        kept = robot_repo.game_row(conn, setup.game_id)
         if kept is not None:
             kept_link = link_of(kept)
             same_link = link is None or (kept_link is not None and kept_link.accepts(link))
             if setup_from_columns(kept) != setup or not same_link:
-                raise ConflictError(f"game {setup.game_id} is already registered with other "
-                                    "details", code="game_exists")
+                raise ConflictError("game {game} is already registered with other details",
+                                    code="game_exists", game=setup.game_id)
             return kept_link
         values: dict[str, Any] = {**setup_columns(setup), "registered_at": utc_now()}
         resolved = None
@@ -172,74 +173,73 @@ def register_online_game(db: Database, setup: GameSetup,
             values.update(tournament_id=link.tournament_id, round=link.round,
                           table_no=link.table, game_number=link.game,
                           white_side=resolved.white_side, player_a=a, player_b=b)
-        conn.execute(insert(robot_games).values(**values))
+        robot_repo.insert_game(conn, values)
         return resolved
 
 
-def _check_link(conn: Connection, setup: GameSetup,
+def _check_link(conn: Tx, setup: GameSetup,
                 link: TournamentLink) -> tuple[TournamentLink, int, int]:
     row = tournament_row(conn, link.tournament_id)
     refuse_unless_allowed(row)
     refuse_when_finished(row)
     rnd = round_row(conn, link.tournament_id, link.round)
     pairing = match_row(conn, rnd["id"], link.round, link.table)
-    where = f"round {link.round} table {link.table}"
     top = rnd["stage"] == Stage.TOP.value
     best_of = row["top_best_of"] if top else row["best_of"]
     if link.game > (MAX_GAMES if top else best_of):
-        raise UserError(f"{where} is a best-of-{best_of} match: it has no game {link.game}",
-                        code="invalid_link")
+        raise UserError("round {round} table {table} is a best-of-{best_of} match: it has no "
+                        "game {game}", code="invalid_link", round=link.round, table=link.table,
+                        best_of=best_of, game=link.game)
     current = result_from_row(pairing)
     if current is not None:
-        raise ConflictError(f"{where} already has its result ({current.score}); no more games "
-                            "are played in it", code="match_decided")
-    taken = conn.execute(select(robot_games.c.game_id).where(
-        robot_games.c.tournament_id == link.tournament_id, robot_games.c.round == link.round,
-        robot_games.c.table_no == link.table, robot_games.c.game_number == link.game)).scalar()
+        raise ConflictError("round {round} table {table} already has its result ({score}); no "
+                            "more games are played in it", code="match_decided",
+                            round=link.round, table=link.table, score=current.score)
+    taken = robot_repo.slot_game(conn, link.tournament_id, link.round, link.table, link.game)
     if taken is not None:
-        raise ConflictError(f"{where} game {link.game} is already the game {taken!r}",
-                            code="slot_taken")
+        raise ConflictError("round {round} table {table} game {game} is already the game "
+                            "{taken!r}", code="slot_taken", round=link.round, table=link.table,
+                            game=link.game, taken=taken)
     a, b = int(pairing["a"]), int(pairing["b"])
     side = link.white_side or _white_side(conn, link, setup, a, b)
     return TournamentLink(link.tournament_id, link.round, link.table, link.game, side), a, b
 
 
-def _white_side(conn: Connection, link: TournamentLink, setup: GameSetup, a: int,
+def _white_side(conn: Tx, link: TournamentLink, setup: GameSetup, a: int,
                 b: int) -> Side:
-    names = dict(conn.execute(
-        select(entries.c.number, entries.c.name_key).where(
-            entries.c.tournament_id == link.tournament_id, entries.c.number.in_((a, b)))).all())
+    names = robot_repo.name_keys(conn, link.tournament_id, (a, b))
     white, black = name_key(setup.white), name_key(setup.black)
     if (white, black) == (names.get(a), names.get(b)):
         return "a"
     if (white, black) == (names.get(b), names.get(a)):
         return "b"
     raise UserError(
-        f"cannot tell which player of round {link.round} table {link.table} plays White: the "
-        f"game's players {setup.white!r} and {setup.black!r} are not the pairing's by name; "
-        "give tournament.white (a: the first-named player, b: the second)",
-        code="unknown_white")
+        "cannot tell which player of round {round} table {table} plays White: the game's "
+        "players {white!r} and {black!r} are not the pairing's by name; give tournament.white "
+        "(a: the first-named player, b: the second)", code="unknown_white", round=link.round,
+        table=link.table, white=setup.white, black=setup.black)
 
 
 # ----- the organizer's permission --------------------------------------------------------
 
 
-def _not_allowed_message(row: Mapping[Any, Any]) -> str:
-    return (f"the tournament #{row['id']} {row['name']!r} does not let the online robot record "
-            "its results; its organizer allows it (turnir tournament set … --robot on)")
+def _not_allowed(row: Mapping[Any, Any]) -> RobotForbidden:
+    return RobotForbidden("the tournament #{id} {name!r} does not let the online robot record "
+                          "its results; its organizer allows it in the tournament's settings",
+                          code="robot_not_allowed", id=row["id"], name=row["name"])
 
 
 def refuse_unless_allowed(row: Mapping[Any, Any]) -> None:
     """``RobotForbidden`` (403 ``robot_not_allowed``) unless the organizer allowed the robot
     in the tournament of ``row``."""
     if not row["robot_allowed"]:
-        raise RobotForbidden(_not_allowed_message(row), code="robot_not_allowed")
+        raise _not_allowed(row)
 
 
 def robot_allowed(db: Database, tournament_id: int) -> bool:
     """Does the tournament let the online robot link games and record their results?"""
-    with db.read() as conn:
-        return bool(tournament_row(conn, tournament_id)["robot_allowed"])
+    with reading(db) as tx:
+        return bool(tournament_row(tx, tournament_id)["robot_allowed"])
 
 
 def set_robot_allowed(db: Database, tournament_id: int, allowed: bool, *, actor: str,
@@ -271,8 +271,8 @@ def record_game_end(db: Database, report: GameEndReport, *,
     """Keep a game's end and, when it decides the match, record the match result (see the
     module doc). The same end again changes nothing; a different end of an ended game is a
     conflict."""
-    who = check_actor(actor)
-    with db.write() as conn:
+    with changing(db, None, actor) as change:
+        conn, who = change.conn, change.actor
         row = _game_row(conn, report.game_id)
         tournament_id = row["tournament_id"]
         if tournament_id is not None:
@@ -281,13 +281,15 @@ def record_game_end(db: Database, report: GameEndReport, *,
         if row["end_id"] is not None:
             if row["end_id"] == report.end_id and row["result"] == report.result.value:
                 return _result_from_row(row)
-            raise ConflictError(f"game {report.game_id} already ended: {row['result']} "
-                                f"({row['end_id']})", code="game_ended")
-        conn.execute(update(robot_games).where(robot_games.c.game_id == report.game_id).values(
-            result=report.result.value, end_reason=report.end_reason.value,
+            raise ConflictError("game {game} already ended: {result} ({end})",
+                                code="game_ended", game=report.game_id, result=row["result"],
+                                end=row["end_id"])
+        robot_repo.update_game(
+            conn, report.game_id, result=report.result.value,
+            end_reason=report.end_reason.value,
             end_rule=None if report.rule is None else report.rule.value, end_id=report.end_id,
             end_state=NO_TOURNAMENT if tournament_id is None else WAITING,
-            ended_at=utc_now(), handled_by=who))
+            ended_at=utc_now(), handled_by=who)
         if tournament_id is not None:
             _apply_match(conn, _game_row(conn, report.game_id), who)
         return _result_from_row(_game_row(conn, report.game_id))
@@ -308,42 +310,33 @@ def _reason_of(row: Mapping[Any, Any]) -> GameReason:
     return game_reason(EndReason(row["end_reason"]), rule)
 
 
-_PAIRING = (
-    select(pairings.c.a, pairings.c.b, pairings.c.wins_a, pairings.c.wins_b, pairings.c.draws,
-           pairings.c.outcome, pairings.c.ending, stages.c.kind.label("stage"),
-           tournaments.c.best_of, tournaments.c.top_best_of)
-    .select_from(pairings)
-    .join(rounds, rounds.c.id == pairings.c.round_id)
-    .join(stages, stages.c.id == rounds.c.stage_id)
-    .join(tournaments, tournaments.c.id == rounds.c.tournament_id)
-)
+def _match_problem(conn: Tx, game: Mapping[Any, Any],
+                   pairing: Mapping[Any, Any] | None) -> UserError | None:
+    """Why the match of ``game`` cannot take its games' result now (``None``: it can)."""
+    tournament = tournament_row(conn, game["tournament_id"])
+    if not tournament["robot_allowed"]:
+        return _not_allowed(tournament)
+    if pairing is None:
+        return NotFoundError("round {round} table {table} no longer exists (the round was "
+                             "undone?)", code="unknown_table", round=game["round"],
+                             table=game["table_no"])
+    if (pairing["a"], pairing["b"]) != (game["player_a"], game["player_b"]):
+        return ConflictError("round {round} table {table} now pairs #{a} and #{b}, not "
+                             "#{was_a} and #{was_b} as when the game was registered (the round "
+                             "was re-paired)", code="pairing_changed", round=game["round"],
+                             table=game["table_no"], a=pairing["a"], b=pairing["b"],
+                             was_a=game["player_a"], was_b=game["player_b"])
+    return None
 
 
-def _apply_match(conn: Connection, game: RowMapping, actor: str) -> None:
+def _apply_match(conn: Tx, game: Mapping[Any, Any], actor: str) -> None:
     """Record the match of ``game`` when its ended games decide it; else leave it waiting, or
     keep it unapplied with the reason (see the module doc)."""
     tid, number, table = game["tournament_id"], game["round"], game["table_no"]
-    where = f"round {number} table {table}"
-    same_match = and_(robot_games.c.tournament_id == tid, robot_games.c.round == number,
-                      robot_games.c.table_no == table)
-    pairing = conn.execute(_PAIRING.where(
-        rounds.c.tournament_id == tid, rounds.c.number == number, pairings.c.table_no == table,
-        pairings.c.kind == "match")).mappings().first()
-    problem: tuple[str, str] | None = None
-    tournament = tournament_row(conn, tid)
-    if not tournament["robot_allowed"]:
-        problem = ("robot_not_allowed", _not_allowed_message(tournament))
-    elif pairing is None:
-        problem = ("unknown_table", f"{where} no longer exists (the round was undone?)")
-    elif (pairing["a"], pairing["b"]) != (game["player_a"], game["player_b"]):
-        problem = ("pairing_changed", f"{where} now pairs #{pairing['a']} and #{pairing['b']}, "
-                   f"not #{game['player_a']} and #{game['player_b']} as when the game was "
-                   "registered (the round was re-paired)")
-    else:
-        ended = conn.execute(select(robot_games).where(
-            same_match, robot_games.c.end_id.is_not(None),
-            robot_games.c.end_state != DISMISSED).order_by(robot_games.c.game_number)
-        ).mappings().all()
+    pairing = robot_repo.match_of_game(conn, tid, number, table)
+    problem = _match_problem(conn, game, pairing)
+    if problem is None and pairing is not None:
+        ended = robot_repo.ended_games_of_match(conn, tid, number, table, dismissed=DISMISSED)
         top = pairing["stage"] == Stage.TOP.value
         try:
             winners = [_winner_side(g) for g in ended]
@@ -358,24 +351,25 @@ def _apply_match(conn: Connection, game: RowMapping, actor: str) -> None:
                     record_result_in(
                         conn, tid, number, table, match, actor=actor,
                         idempotency_key=f"robot:{game['end_id']}",
-                        games_played=[GameReport(w, _reason_of(g))
+                        games_played=[GameReport(None if w is None else GameSide(w),
+                                                 _reason_of(g))
                                       for w, g in zip(winners, ended, strict=True)])
         except UserError as error:
-            problem = (error.code, error.message)
+            problem = error
     if problem is not None:
-        log.warning("game %s: its end cannot be recorded: %s", game["game_id"], problem[1])
+        log.warning("game %s: its end cannot be recorded: %s", game["game_id"], problem.message)
         _set_state(conn, game["game_id"], UNAPPLIED, problem, actor)
         return
-    conn.execute(update(robot_games).where(
-        same_match, robot_games.c.end_state.in_((WAITING, UNAPPLIED))
-    ).values(end_state=APPLIED, problem_code=None, problem=None, handled_by=actor))
+    robot_repo.set_match_state(conn, tid, number, table, from_states=(WAITING, UNAPPLIED),
+                               state=APPLIED, actor=actor)
 
 
-def _set_state(conn: Connection, game_id: str, state: str, problem: tuple[str, str] | None,
+def _set_state(conn: Tx, game_id: str, state: str, problem: UserError | None,
                actor: str) -> None:
-    conn.execute(update(robot_games).where(robot_games.c.game_id == game_id).values(
-        end_state=state, problem_code=None if problem is None else problem[0][:50],
-        problem=None if problem is None else problem[1][:500], handled_by=actor))
+    robot_repo.update_game(
+        conn, game_id, end_state=state,
+        problem_code=None if problem is None else problem.code[:50],
+        problem=None if problem is None else problem.message[:500], handled_by=actor)
 
 
 def _result_from_row(row: Mapping[Any, Any]) -> OnlineResult:
@@ -396,36 +390,30 @@ def _result_from_row(row: Mapping[Any, Any]) -> OnlineResult:
 def online_results(db: Database, *, tournament_id: int | None = None,
                    state: str | None = None) -> list[OnlineResult]:
     """The ended robot games (of a tournament, in a state), oldest end first."""
-    query = select(robot_games).where(robot_games.c.end_id.is_not(None))
-    if tournament_id is not None:
-        query = query.where(robot_games.c.tournament_id == tournament_id)
-    if state is not None:
-        query = query.where(robot_games.c.end_state == state)
-    with db.read() as conn:
+    with reading(db) as tx:
         if tournament_id is not None:
-            tournament_row(conn, tournament_id)
-        rows = conn.execute(query.order_by(robot_games.c.ended_at, robot_games.c.game_id)
-                            ).mappings().all()
+            tournament_row(tx, tournament_id)
+        rows = robot_repo.ended_game_rows(tx, tournament_id=tournament_id, state=state)
     return [_result_from_row(row) for row in rows]
 
 
-def _unapplied_row(conn: Connection, game_id: str) -> RowMapping:
+def _unapplied_row(conn: Tx, game_id: str) -> Mapping[Any, Any]:
     row = _game_row(conn, game_id)
     if row["end_state"] != UNAPPLIED:
-        state = row["end_state"] or "running"
-        raise ConflictError(f"game {game_id}'s result is {state}, not unapplied: nothing to do",
-                            code="not_unapplied")
+        raise ConflictError("game {game}'s result is {state}, not unapplied: nothing to do",
+                            code="not_unapplied", game=game_id,
+                            state=row["end_state"] or "running")
     return row
 
 
 def retry_game_end(db: Database, game_id: str, *, actor: str) -> OnlineResult:
     """Try again to record an unapplied end (after a judge removed the cause); the match
     result, if recorded now, names ``actor`` in the audit log."""
-    who = check_actor(actor)
-    with db.write() as conn:
+    with changing(db, None, actor) as change:
+        conn = change.conn
         tid = _unapplied_row(conn, game_id)["tournament_id"]
         lock_tournament(conn, tid)
-        _apply_match(conn, _unapplied_row(conn, game_id), who)
+        _apply_match(conn, _unapplied_row(conn, game_id), change.actor)
         return _result_from_row(_game_row(conn, game_id))
 
 
@@ -435,13 +423,13 @@ def dismiss_game_end(db: Database, game_id: str, *, actor: str, note: str) -> On
     note = " ".join(clean_text(note, field="note", max_len=500).split())
     if not note:
         raise UserError("say why the result is dismissed", code="no_note")
-    with db.read() as conn:
-        tid = _unapplied_row(conn, game_id)["tournament_id"]
+    with reading(db) as tx:
+        tid = _unapplied_row(tx, game_id)["tournament_id"]
     with changing(db, tid, actor) as change:
         row = _unapplied_row(change.conn, game_id)
-        change.conn.execute(update(robot_games).where(robot_games.c.game_id == game_id).values(
-            end_state=DISMISSED, problem_code="dismissed", problem=note[:500],
-            handled_by=change.actor))
+        robot_repo.update_game(change.conn, game_id, end_state=DISMISSED,
+                               problem_code="dismissed", problem=note[:500],
+                               handled_by=change.actor)
         change.log(tid, "robot.dismiss", "pairing", f"{row['round']}.{row['table_no']}",
                    {"game_id": game_id, "game": row["game_number"], "result": row["result"],
                     "state": UNAPPLIED, "problem": row["problem"]},

@@ -16,10 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
-
 from turnir.domain.robot_rules import CheckStage
-from turnir.errors import ConflictError
 from turnir.robot.decision import Decision
 from turnir.robot.game import GameEvent, GameSetup
 from turnir.robot.journal import (
@@ -31,9 +28,10 @@ from turnir.robot.journal import (
     event_json,
     setup_from_columns,
 )
-from turnir.services.online import link_of, register_online_game
-from turnir.storage.database import Database
-from turnir.storage.tables_robot import robot_decisions, robot_events, robot_games
+from turnir.robot.store import decision_exists
+from turnir.services.common import Database, changing, reading
+from turnir.services.online import ROBOT_ACTOR, link_of, register_online_game
+from turnir.storage import robot_repo
 
 
 class DatabaseRobotStore:
@@ -46,38 +44,33 @@ class DatabaseRobotStore:
 
     def add(self, decision: Decision) -> None:
         body = decision_json(decision)
-        with self.db.write() as conn:
-            known = conn.execute(
-                select(robot_decisions.c.body).where(robot_decisions.c.id == decision.id)
-            ).scalar()
+        with changing(self.db, None, ROBOT_ACTOR) as change:
+            known = robot_repo.decision_body(change.conn, decision.id)
             if known is not None:
                 if decision_from_json(known) != decision:
-                    raise ConflictError(f"decision {decision.id} is already recorded "
-                                        "differently", code="decision_exists")
+                    raise decision_exists(decision)
                 return
             result = decision.result
-            conn.execute(insert(robot_decisions).values(
-                id=decision.id, game_id=decision.game_id,
-                stage=decision.stage.value if decision.stage else None, at_ms=decision.at_ms,
-                verdict=decision.verdict.value, rule=decision.rule.value,
-                result=None if result is None else result.value, body=body))
+            robot_repo.insert_decision(change.conn, {
+                "id": decision.id, "game_id": decision.game_id,
+                "stage": decision.stage.value if decision.stage else None,
+                "at_ms": decision.at_ms, "verdict": decision.verdict.value,
+                "rule": decision.rule.value, "result": None if result is None else result.value,
+                "body": body})
 
     def for_game(self, game_id: str) -> list[Decision]:
-        with self.db.read() as conn:
-            return [decision_from_json(body) for body in conn.execute(
-                select(robot_decisions.c.body).where(robot_decisions.c.game_id == game_id)
-                .order_by(robot_decisions.c.seq)).scalars()]
+        with reading(self.db) as tx:
+            return [decision_from_json(body)
+                    for body in robot_repo.decision_bodies(tx, game_id=game_id)]
 
     def since(self, position: int = 0) -> list[Decision]:
-        with self.db.read() as conn:
-            return [decision_from_json(body) for body in conn.execute(
-                select(robot_decisions.c.body).order_by(robot_decisions.c.seq)
-                .offset(max(position, 0))).scalars()]
+        with reading(self.db) as tx:
+            return [decision_from_json(body)
+                    for body in robot_repo.decision_bodies(tx, offset=max(position, 0))]
 
     def __len__(self) -> int:
-        with self.db.read() as conn:
-            return int(conn.execute(select(func.count()).select_from(robot_decisions)
-                                    ).scalar_one())
+        with reading(self.db) as tx:
+            return robot_repo.count_decisions(tx)
 
     # --- GameJournal -------------------------------------------------------------------------
 
@@ -92,41 +85,24 @@ class DatabaseRobotStore:
             data = event_json(event)
             rows.append({"game_id": game_id, "seq": number, "kind": data["type"],
                          "at_ms": event.at_ms, "data": data})
-        with self.db.write() as conn:
-            conn.execute(insert(robot_events), rows)
+        with changing(self.db, None, ROBOT_ACTOR) as change:
+            robot_repo.insert_events(change.conn, rows)
 
     def passed(self, stages: Sequence[tuple[str, CheckStage]]) -> None:
         if not stages:
             return
-        with self.db.write() as conn:
-            conn.execute(
-                update(robot_games).where(robot_games.c.game_id == bindparam("gid"))
-                .values(last_stage=bindparam("stage")),
-                [{"gid": game_id, "stage": stage.value} for game_id, stage in stages])
+        with changing(self.db, None, ROBOT_ACTOR) as change:
+            robot_repo.set_last_stages(change.conn, [(game_id, stage.value)
+                                                     for game_id, stage in stages])
 
     def load(self, game_id: str | None = None, *,
              since_ms: int | None = None) -> list[JournaledGame]:
         """Every kept game (or the one), registration order; ``since_ms``: only the games whose
         round started then or later."""
-        games_query = select(robot_games).order_by(robot_games.c.registered_at,
-                                                   robot_games.c.game_id)
-        events_query = select(robot_events.c.game_id, robot_events.c.data).order_by(
-            robot_events.c.game_id, robot_events.c.seq)
-        if game_id is not None:
-            games_query = games_query.where(robot_games.c.game_id == game_id)
-            events_query = events_query.where(robot_events.c.game_id == game_id)
-        if since_ms is not None:
-            games_query = games_query.where(robot_games.c.round_start_ms >= since_ms)
-            events_query = events_query.join(
-                robot_games, robot_games.c.game_id == robot_events.c.game_id
-            ).where(robot_games.c.round_start_ms >= since_ms)
-        with self.db.read() as conn:
-            rows = conn.execute(games_query).mappings().all()
-            events: dict[str, list[GameEvent]] = {}
-            for gid, data in conn.execute(events_query):
-                events.setdefault(gid, []).append(event_from_json(data))
+        with reading(self.db) as tx:
+            rows, events = robot_repo.kept_games(tx, game_id, since_ms=since_ms)
         return [JournaledGame(
             setup=setup_from_columns(row), link=link_of(row),
-            events=tuple(events.get(row["game_id"], ())),
+            events=tuple(event_from_json(data) for data in events.get(row["game_id"], ())),
             last_stage=None if row["last_stage"] is None else CheckStage(row["last_stage"]),
             end_delivered=row["end_id"] is not None) for row in rows]

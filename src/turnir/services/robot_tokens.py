@@ -18,15 +18,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
-
 from turnir.domain.text import NAME_LEN, clean_text
 from turnir.errors import NotFoundError
 from turnir.robot.auth import RobotCredential, new_token, token_hash
-from turnir.services.common import changing
-from turnir.storage.database import Database
+from turnir.services.common import Database, Tx, changing, reading
+from turnir.storage import robot_repo
 from turnir.storage.mappers import tournament_row
-from turnir.storage.tables_robot import robot_tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,21 +77,19 @@ def create_robot_token(db: Database, *, actor: str, tournament_id: int | None = 
     with changing(db, tournament_id, actor) as change:
         if tournament_id is not None:
             tournament_row(change.conn, tournament_id)
-        token_id = change.conn.execute(insert(robot_tokens).values(
-            token_hash=token_hash(token), tournament_id=tournament_id, label=label,
-            created_at=change.at, created_by=change.actor).returning(robot_tokens.c.id)
-        ).scalar_one()
-        info = _token(change.conn, int(token_id))
+        token_id = robot_repo.insert_token(change.conn, token_hash=token_hash(token),
+                                           tournament_id=tournament_id, label=label,
+                                           at=change.at, actor=change.actor)
+        info = _token(change.conn, token_id)
         change.log(tournament_id, "robot.token.create", "robot_token", info.id, None,
                    _audit_view(info))
     return info, token
 
 
-def _token(conn: Connection, token_id: int) -> RobotTokenInfo:
-    row = conn.execute(select(robot_tokens).where(robot_tokens.c.id == token_id)
-                       ).mappings().first()
+def _token(tx: Tx, token_id: int) -> RobotTokenInfo:
+    row = robot_repo.token_row(tx, token_id)
     if row is None:
-        raise NotFoundError(f"no robot token #{token_id}", code="unknown_token")
+        raise NotFoundError("no robot token #{token}", code="unknown_token", token=token_id)
     return _info(row)
 
 
@@ -102,27 +97,23 @@ def list_robot_tokens(db: Database, *, tournament_id: int | None = None,
                       revoked: bool = False) -> list[RobotTokenInfo]:
     """The tokens (of one tournament when given; the revoked ones too with ``revoked``),
     oldest first."""
-    query = select(robot_tokens).order_by(robot_tokens.c.id)
-    if tournament_id is not None:
-        query = query.where(robot_tokens.c.tournament_id == tournament_id)
-    if not revoked:
-        query = query.where(robot_tokens.c.revoked_at.is_(None))
-    with db.read() as conn:
+    with reading(db) as tx:
         if tournament_id is not None:
-            tournament_row(conn, tournament_id)
-        return [_info(row) for row in conn.execute(query).mappings()]
+            tournament_row(tx, tournament_id)
+        return [_info(row) for row in robot_repo.token_rows(tx, tournament_id=tournament_id,
+                                                           revoked=revoked)]
 
 
 def revoke_robot_token(db: Database, token_id: int, *, actor: str) -> RobotTokenInfo:
     """Revoke a token: the API refuses it from the next request on. Revoking it again changes
     nothing."""
-    with db.read() as conn:
-        tournament_id = _token(conn, token_id).tournament_id
+    with reading(db) as tx:
+        tournament_id = _token(tx, token_id).tournament_id
     with changing(db, tournament_id, actor) as change:
         before = _token(change.conn, token_id)
         if not before.live:
             return before
-        _revoke(change.conn, [token_id], change.at, change.actor)
+        robot_repo.revoke_tokens(change.conn, [token_id], change.at, change.actor)
         after = _token(change.conn, token_id)
         change.log(tournament_id, "robot.token.revoke", "robot_token", token_id,
                    _audit_view(before), _audit_view(after))
@@ -134,22 +125,14 @@ def revoke_tournament_tokens(db: Database, tournament_id: int, *,
     """Revoke every live token of a tournament (say, once it is over); returns them."""
     with changing(db, tournament_id, actor) as change:
         tournament_row(change.conn, tournament_id)
-        live = [_info(row) for row in change.conn.execute(
-            select(robot_tokens).where(robot_tokens.c.tournament_id == tournament_id,
-                                       robot_tokens.c.revoked_at.is_(None))
-            .order_by(robot_tokens.c.id)).mappings()]
-        _revoke(change.conn, [t.id for t in live], change.at, change.actor)
+        live = [_info(row) for row in robot_repo.token_rows(change.conn,
+                                                           tournament_id=tournament_id)]
+        robot_repo.revoke_tokens(change.conn, [t.id for t in live], change.at, change.actor)
         done = [_token(change.conn, t.id) for t in live]
         for before, after in zip(live, done, strict=True):
             change.log(tournament_id, "robot.token.revoke", "robot_token", before.id,
                        _audit_view(before), _audit_view(after))
         return done
-
-
-def _revoke(conn: Connection, ids: list[int], at: datetime, actor: str) -> None:
-    if ids:
-        conn.execute(update(robot_tokens).where(robot_tokens.c.id.in_(ids))
-                     .values(revoked_at=at, revoked_by=actor))
 
 
 class DatabaseTokens:
@@ -160,12 +143,8 @@ class DatabaseTokens:
 
     def verify(self, token: str) -> RobotCredential | None:
         presented = token_hash(token)
-        with self.db.read() as conn:
-            row = conn.execute(
-                select(robot_tokens.c.id, robot_tokens.c.token_hash,
-                       robot_tokens.c.tournament_id)
-                .where(robot_tokens.c.token_hash == presented,
-                       robot_tokens.c.revoked_at.is_(None))).first()
+        with reading(self.db) as tx:
+            row = robot_repo.live_token(tx, presented)
         if row is None or not hmac.compare_digest(row.token_hash, presented):
             return None
         return RobotCredential(row.tournament_id, token_id=row.id)

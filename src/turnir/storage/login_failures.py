@@ -5,7 +5,7 @@ transaction."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import ColumnElement, Connection, and_, delete, func, insert, select
 
@@ -49,6 +49,21 @@ def by_address(attempt: Attempt) -> ColumnElement[bool]:
 
 def by_both(attempt: Attempt) -> ColumnElement[bool]:
     return and_(t.login_key == attempt.login_key, t.address == attempt.address)
+
+
+def reached_until(conn: Connection, attempt: Attempt, since: datetime, window: timedelta,
+                  limits: tuple[int, int, int]) -> datetime | None:
+    """When the attempt may be made again (``None``: now), with ``limits`` the failures allowed
+    after ``since`` for one login from one address, one login, one address: the latest moment a
+    reached limit lifts (its ``n``-th most recent failure leaves the ``window``)."""
+    per_pair, per_login, per_address = limits
+    until: datetime | None = None
+    for where, limit in ((by_both(attempt), per_pair), (by_login(attempt), per_login),
+                         (by_address(attempt), per_address)):
+        reached = nth_latest_failure(conn, where, since, limit)
+        if reached is not None and (until is None or reached + window > until):
+            until = reached + window
+    return until
 
 
 def record_failure(conn: Connection, attempt: Attempt, at: datetime) -> None:
