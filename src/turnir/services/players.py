@@ -87,6 +87,15 @@ def _refuse_started(row: Row) -> None:
         )
 
 
+def _open_registration(tx: Tx, tournament_id: int, account_id: int | None) -> Row:
+    """The tournament's row, when the account may register players in it now (before round
+    1; a later player joins by late entry)."""
+    row = tournament_row(tx, tournament_id)
+    check_staff(tx, tournament_id, account_id, ORGANIZER_ONLY, what="register players")
+    _refuse_started(row)
+    return row
+
+
 def _refuse_taken(tx: Tx, tournament_id: int, name: str) -> None:
     taken = entry_by_name(tx, tournament_id, name)
     if taken is not None:
@@ -108,9 +117,7 @@ def register_player(
     (``turnir.services.judges``; every use case below takes it the same way)."""
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
-        row = tournament_row(conn, tournament_id)
-        check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY, what="register players")
-        _refuse_started(row)
+        row = _open_registration(conn, tournament_id, account_id)
         number = next_entry_number(conn, tournament_id)
         player = _new_player(number, name, city, club, byes, row["swiss_rounds"])
         _refuse_taken(conn, tournament_id, player.name)
@@ -149,9 +156,7 @@ def register_players(
         raise UserError("no players to register", code="bad_file")
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
-        row = tournament_row(conn, tournament_id)
-        check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY, what="register players")
-        _refuse_started(row)
+        row = _open_registration(conn, tournament_id, account_id)
         first = next_entry_number(conn, tournament_id)
         new = []
         for i, ln in enumerate(lines):

@@ -78,8 +78,9 @@ def sqlite_synchronous(env: Mapping[str, str] | None = None) -> str:
     environ = os.environ if env is None else env
     value = environ.get(ENV_SQLITE_SYNCHRONOUS, "").strip().upper() or "NORMAL"
     if value not in _SYNCHRONOUS:
-        raise UserError(f"{ENV_SQLITE_SYNCHRONOUS} must be one of {', '.join(_SYNCHRONOUS)}, "
-                        f"not {value!r}", code="bad_setting")
+        raise UserError("{setting} must be one of {choices}, not {value!r}", code="bad_setting",
+                        setting=ENV_SQLITE_SYNCHRONOUS, choices=", ".join(_SYNCHRONOUS),
+                        value=value)
     return value
 
 
@@ -112,8 +113,8 @@ def make_engine(url: str) -> Engine:
     try:
         parsed = make_url(url)
     except ArgumentError:
-        raise UserError(f"{ENV_URL}: cannot read the database URL {url!r}",
-                        code="bad_database_url") from None
+        raise UserError("{setting}: cannot read the database URL {url!r}",
+                        code="bad_database_url", setting=ENV_URL, url=url) from None
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
         if database and database != ":memory:" and not database.startswith("file:"):
@@ -124,8 +125,8 @@ def make_engine(url: str) -> Engine:
         return engine
     if parsed.get_backend_name() == "postgresql":
         return create_engine(parsed, pool_recycle=3600)
-    raise UserError(f"{ENV_URL}: only sqlite:// and postgresql:// databases are supported",
-                    code="bad_database_url")
+    raise UserError("{setting}: only sqlite:// and postgresql:// databases are supported",
+                    code="bad_database_url", setting=ENV_URL)
 
 
 @dataclass(eq=False)
@@ -229,10 +230,11 @@ def _translate_errors(db: Database) -> Iterator[None]:
                 "the database is busy with another change; try again", code="busy"
             ) from error
         if error.connection_invalidated or "connect" in text.lower():
-            raise UserError(f"cannot open the database {db.describe()}: {text.strip()}",
-                            code="database") from error
+            raise UserError("cannot open the database {database}: {reason}", code="database",
+                            database=db.describe(), reason=text.strip()) from error
         raise
     except DBAPIError as error:
         if "unable to open database" in str(error.orig):
-            raise UserError(f"cannot open the database {db.describe()}", code="database") from error
+            raise UserError("cannot open the database {database}", code="database",
+                            database=db.describe()) from error
         raise
