@@ -18,12 +18,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from turnir.domain.games import GameRecord, Side
 from turnir.domain.penalties import (
     Claim,
     ClaimKind,
     CrystalCount,
-    GameRecord,
-    Side,
     Text,
     decide_claim,
     technical_result,

@@ -43,7 +43,7 @@ class ActingJudge:
     @property
     def judge(self) -> Judge:
         """The domain's judge (head or floor)."""
-        return Judge(self.name, JudgeRole.HEAD if self.is_head else JudgeRole.FLOOR,
+        return Judge(self.name, JudgeRole.of_staff(self.role),
                      official_representative=self.official_representative)
 
 

@@ -21,7 +21,8 @@ from typing import Any
 
 from sqlalchemy import RowMapping, delete, insert, or_, select, update
 
-from turnir.domain.penalties import Penalty, PenaltyStatus, Side
+from turnir.domain.games import Side
+from turnir.domain.penalties import Penalty, PenaltyStatus
 from turnir.domain.results import GameReason
 from turnir.storage.database import Tx
 from turnir.storage.mappers import name_key

@@ -14,12 +14,12 @@ from typing import Any
 
 from sqlalchemy import Connection, RowMapping, delete, func, insert, select
 
+from turnir.domain.games import GameRecord, Side
 from turnir.domain.model import PlayerId, RulesLevel
 from turnir.domain.penalties import (
     DEFAULT_CATALOGUE,
     DEFAULT_PENALTY_POINTS,
     Catalogue,
-    GameRecord,
     GivenAt,
     Infraction,
     Judge,
@@ -30,7 +30,6 @@ from turnir.domain.penalties import (
     PenaltyRecord,
     PenaltyStatus,
     ReportedResult,
-    Side,
     Text,
     penalty_counts_by_player,
 )
@@ -129,8 +128,8 @@ def load_catalogue(conn: Connection, tournament_id: int) -> Catalogue:
 def judge_of(row: Mapping[Any, Any]) -> Judge | None:
     if row["judge_kind"] is None:
         return None
-    role = JudgeRole.HEAD if row["judge_kind"] == "head" else JudgeRole.FLOOR
-    return Judge(row["judge_name"], role, official_representative=bool(row["judge_official"]))
+    return Judge(row["judge_name"], JudgeRole(row["judge_kind"]),
+                 official_representative=bool(row["judge_official"]))
 
 
 def record_from_row(row: Mapping[Any, Any]) -> PenaltyRecord:
@@ -180,7 +179,7 @@ def record_columns(record: PenaltyRecord) -> dict[str, Any]:
         "given_game": record.given_at.game, "explanation_ru": record.explanation.ru,
         "explanation_en": record.explanation.en,
         "judge_name": "" if judge is None else judge.name,
-        "judge_kind": None if judge is None else ("head" if judge.is_head else "floor"),
+        "judge_kind": None if judge is None else judge.role.value,
         "judge_official": False if judge is None else judge.official_representative,
         "confirmed_by_head_judge": record.confirmed_by_head_judge,
         "deferred": record.deferred, "sources": list(record.sources), "note": record.note,

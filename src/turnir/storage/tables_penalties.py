@@ -33,26 +33,36 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     String,
-    Table,
     UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from turnir.domain.penalties import AppealOutcome, Moment, Penalty, PenaltyStatus
-from turnir.storage.tables import ENDINGS, OUTCOMES, Base
+from turnir.domain.games import Side
+from turnir.domain.penalties import (
+    AppealOutcome,
+    ClaimKind,
+    JudgeRole,
+    Moment,
+    Penalty,
+    PenaltyStatus,
+)
+from turnir.storage.tables import (  # the check-constraint and Table helpers are shared
+    ENDINGS,
+    OUTCOMES,
+    Base,
+    _one_of,
+    _table,
+)
 
 PENALTIES = tuple(p.value for p in Penalty)
 DEFAULT_PENALTIES = tuple(p.value for p in Penalty if p is not Penalty.SUSPENSION)
 MOMENTS = tuple(m.value for m in Moment)
 PENALTY_STATUSES = tuple(s.value for s in PenaltyStatus)
 APPEAL_OUTCOMES = tuple(o.value for o in AppealOutcome)
-JUDGE_KINDS = ("head", "floor")
+JUDGE_KINDS = tuple(r.value for r in JudgeRole)
 RULING_KINDS = ("technical", "claim")
-CLAIM_KINDS = ("clean_victory", "draw")
-
-
-def _one_of(column: str, values: tuple[str, ...]) -> str:
-    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+CLAIM_KINDS = tuple(c.value for c in ClaimKind)
+SIDES = tuple(s.value for s in Side)
 
 
 class JudgingSettingsRow(Base):
@@ -217,8 +227,8 @@ class GameRulingRow(Base):
         Index("ix_game_rulings_table", "tournament_id", "round", "table_no"),
         CheckConstraint(_one_of("kind", RULING_KINDS), name="kind"),
         CheckConstraint(f"claim IS NULL OR {_one_of('claim', CLAIM_KINDS)}", name="claim"),
-        CheckConstraint("claimant IS NULL OR claimant IN ('a', 'b')", name="claimant"),
-        CheckConstraint("winner IS NULL OR winner IN ('a', 'b')", name="winner"),
+        CheckConstraint(f"claimant IS NULL OR {_one_of('claimant', SIDES)}", name="claimant"),
+        CheckConstraint(f"winner IS NULL OR {_one_of('winner', SIDES)}", name="winner"),
         CheckConstraint("(kind = 'technical' AND crystals_a >= 0 AND crystals_b >= 0 "
                         "AND margin >= 1) OR (kind = 'claim' AND claim IS NOT NULL "
                         "AND claimant IS NOT NULL AND granted IS NOT NULL)", name="shape"),
@@ -268,13 +278,6 @@ class ReportedResultRow(Base):
     ending: Mapped[str] = mapped_column(String(20))
     games: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     """``{"games": [[winner, reason], …]}`` when reported game by game, else ``NULL``."""
-
-
-def _table(model: type[Base]) -> Table:
-    table = model.__table__
-    if not isinstance(table, Table):  # pragma: no cover - declarative always makes a Table
-        raise TypeError(model)
-    return table
 
 
 judging_settings = _table(JudgingSettingsRow)

@@ -21,6 +21,8 @@ Terms: *penalty* (пенальти), *remark* (замечание), *warning* (�
 module defines its own. ``docs/penalties.md`` is the user-facing description.
 """
 
+from turnir.domain.games import GameRecord, Side, match_from_games
+from turnir.domain.model import RulesLevel
 from turnir.domain.penalties.carry_over import (
     AppliedMatch,
     Carry,
@@ -44,7 +46,6 @@ from turnir.domain.penalties.escalation import (
     escalate,
     stale_automatic,
 )
-from turnir.domain.penalties.games import GameRecord, Side, match_from_games
 from turnir.domain.penalties.judging import (
     HEAD_JUDGE_PLAYER_LIMIT,
     Appeal,
@@ -63,7 +64,6 @@ from turnir.domain.penalties.ladder import (
     ESCALATION_CAP,
     DisqualificationEffects,
     Penalty,
-    RulesLevel,
     Text,
     attached,
     disqualification_effects,

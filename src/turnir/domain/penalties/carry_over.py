@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from turnir.domain.games import GameRecord, Side, match_from_games
 from turnir.domain.model import PlayerId
-from turnir.domain.penalties.games import GameRecord, Side, match_from_games
 from turnir.domain.penalties.ladder import Penalty
 from turnir.domain.penalties.records import Moment, PenaltyRecord
 from turnir.domain.results import GameReason, MatchEnding, MatchOutcome, MatchResult
@@ -158,9 +158,9 @@ def apply_carries(
             wins[game.winner] += 1
     if remaining:
         raise UserError(
-            f"with the penalty losses the match was decided after game {len(games)}; "
-            f"{len(remaining)} more game(s) cannot have been played (J-3)",
-            code="bad_result",
+            "with the penalty losses the match was decided after game {game}; games that "
+            "cannot have been played: {count} (J-3)",
+            code="bad_result", game=len(games), count=len(remaining),
         )
     result = match_from_games(games, best_of=best_of, elimination=elimination)
     return AppliedMatch(result, tuple(games), tuple(sorted(applied)))

@@ -22,7 +22,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from turnir.domain.penalties.ladder import NO_TEXT, Penalty, RulesLevel, Text
+from turnir.domain.model import RulesLevel
+from turnir.domain.penalties.ladder import NO_TEXT, Penalty, Text
 from turnir.errors import NotFoundError, UserError
 
 ACCUMULATION = "accumulation"
@@ -53,20 +54,20 @@ class Infraction:
     def __post_init__(self) -> None:
         if not _CODE.match(self.code) or self.code == ACCUMULATION:
             raise UserError(
-                f"infraction code {self.code!r}: use 2-48 lower case letters, digits and _, "
-                f"not {ACCUMULATION!r}",
-                code="bad_infraction",
+                "infraction code {infraction!r}: use 2-48 lower case letters, digits and _, "
+                "not {reserved!r}",
+                code="bad_infraction", infraction=self.code, reserved=ACCUMULATION,
             )
         if not self.name.ru.strip() or not self.name.en.strip():
             raise UserError(
-                f"infraction {self.code!r} needs a Russian and an English name",
-                code="bad_infraction",
+                "infraction {infraction!r} needs a Russian and an English name",
+                code="bad_infraction", infraction=self.code,
             )
         if Penalty.SUSPENSION in (self.amateur, self.professional, self.highest):
             raise UserError(
-                f"infraction {self.code!r}: a suspension cannot be a default penalty; only a "
+                "infraction {infraction!r}: a suspension cannot be a default penalty; only a "
                 "head judge who is an official representative gives one (J-5)",
-                code="bad_infraction",
+                code="bad_infraction", infraction=self.code,
             )
 
     def default(self, level: RulesLevel) -> Penalty:
@@ -91,9 +92,8 @@ class Catalogue:
         seen: set[str] = set()
         for entry in self.infractions:
             if entry.code in seen:
-                raise UserError(
-                    f"infraction {entry.code!r} is listed twice", code="duplicate_infraction"
-                )
+                raise UserError("infraction {infraction!r} is listed twice",
+                                code="duplicate_infraction", infraction=entry.code)
             seen.add(entry.code)
 
     def __iter__(self) -> Iterator[Infraction]:
@@ -108,9 +108,8 @@ class Catalogue:
             if entry.code == code:
                 return entry
         known = ", ".join(entry.code for entry in self.infractions)
-        raise NotFoundError(
-            f"no infraction {code!r} in the catalogue; known: {known}", code="unknown_infraction"
-        )
+        raise NotFoundError("no infraction {infraction!r} in the catalogue; known: {known}",
+                            code="unknown_infraction", infraction=code, known=known)
 
     def name(self, code: str) -> Text:
         """The name of ``code``, including the automatic accumulation reason."""

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from turnir.domain.model import PlayerId
+from turnir.domain.model import PlayerId, RulesLevel
 from turnir.domain.penalties.catalogue import Infraction
 from turnir.domain.penalties.escalation import escalate
 from turnir.domain.penalties.judging import check_may_suspend
-from turnir.domain.penalties.ladder import NO_TEXT, Penalty, RulesLevel, Text, level_name
+from turnir.domain.penalties.ladder import NO_TEXT, Penalty, Text, level_term
 from turnir.domain.penalties.records import GivenAt, Judge, Moment, PenaltyRecord
-from turnir.errors import InvariantError, UserError
+from turnir.errors import InvariantError, Term, UserError
 
 
 def give_penalty(
@@ -60,9 +60,10 @@ def give_penalty(
     confirmed = confirmed_by_head_judge or (deviation and judge.is_head)
     if deviation and level.guide_binding and not confirmed:
         raise UserError(
-            f"at {level_name(level).en} level the guide prescribes {guide.penalty.name_text.en} "
-            f"here; giving {given.name_text.en} instead needs the head judge's confirmation (J-7)",
-            code="deviation_unconfirmed",
+            "at {level} level the guide prescribes {guide} here; giving {given} instead needs "
+            "the head judge's confirmation (J-7)",
+            code="deviation_unconfirmed", level=level_term(level), guide=guide.penalty.term,
+            given=given.term,
         )
     if deferred:
         _check_deferral(given, given_at)
@@ -103,7 +104,14 @@ def _check_deferral(penalty: Penalty, given_at: GivenAt) -> None:
     if penalty is Penalty.MATCH_LOSS and given_at.moment is not Moment.BETWEEN_MATCHES:
         return
     raise UserError(
-        f"a {penalty.name_text.en} given {given_at.text.en} cannot be deferred: only a game loss "
-        "during a game, or a match loss during a match, moves on to the next one (J-3)",
-        code="bad_deferral",
-    )
+        "a {penalty} given {moment} cannot be deferred: only a game loss during a game, or a "
+        "match loss during a match, moves on to the next one (J-3)",
+        code="bad_deferral", penalty=penalty.term, moment=_MOMENTS[given_at.moment])
+
+
+_MOMENTS = {
+    Moment.DURING_GAME: Term("during a game"),
+    Moment.BETWEEN_GAMES: Term("between two games of a match"),
+    Moment.BETWEEN_MATCHES: Term("between matches"),
+}
+"""When a penalty was given, in words for an error message."""

@@ -36,9 +36,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from turnir.domain.model import PlayerId
+from turnir.domain.model import PlayerId, RulesLevel
 from turnir.domain.penalties.catalogue import ACCUMULATION, Catalogue, Infraction
-from turnir.domain.penalties.ladder import ESCALATION_CAP, Penalty, RulesLevel, Text, level_name
+from turnir.domain.penalties.ladder import ESCALATION_CAP, Penalty, Text, level_name
 from turnir.domain.penalties.records import GivenAt, PenaltyRecord
 
 ADDS_UP: tuple[Penalty, ...] = (

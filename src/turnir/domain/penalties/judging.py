@@ -23,7 +23,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NewType
 
-from turnir.domain.penalties.ladder import Penalty, RulesLevel, Text, level_name
+from turnir.domain.model import RulesLevel
+from turnir.domain.penalties.ladder import Penalty, Text, level_term
 from turnir.domain.penalties.records import Judge, PenaltyRecord, PenaltyStatus
 from turnir.errors import InvariantError, UserError
 
@@ -46,8 +47,8 @@ def check_may_suspend(*, level: RulesLevel, judge: Judge) -> None:
         )
     if not (judge.is_head and judge.official_representative):
         raise UserError(
-            f"{judge.name} cannot give a suspension: only the head judge, and only when an "
-            "official representative of the publisher (J-5)",
+            "{name} cannot give a suspension: only the head judge, and only when an "
+            "official representative of the publisher (J-5)", name=judge.name,
             code="suspension_not_allowed",
         )
 
@@ -84,7 +85,8 @@ def suspension_entry(
 ) -> Suspension:
     """The register entry for a suspension penalty (J-5); the term may be set later."""
     if record.penalty is not Penalty.SUSPENSION or not record.active:
-        raise UserError(f"penalty #{record.id} is not an active suspension", code="not_suspension")
+        raise UserError("penalty #{seq} is not an active suspension", code="not_suspension",
+                        seq=record.id)
     if record.judge is None:
         raise UserError("a suspension is never automatic (J-6)", code="not_suspension")
     return Suspension(person=person, start=start, until=until, reason=record.explanation,
@@ -113,12 +115,12 @@ def check_may_register(
     entry = active_suspension(register, person, on=on)
     if entry is None:
         return
-    term = " until the coordinator sets the term" if entry.until is None else ""
-    raise UserError(
-        f"this player is suspended{term} and cannot play in official tournaments (J-5): "
-        f"{entry.reason.en}",
-        code="suspended",
-    )
+    if entry.until is None:
+        raise UserError("this player is suspended until the coordinator sets the term and "
+                        "cannot play in official tournaments (J-5): {reason}",
+                        code="suspended", reason=entry.reason.en)
+    raise UserError("this player is suspended and cannot play in official tournaments (J-5): "
+                    "{reason}", code="suspended", reason=entry.reason.en)
 
 
 # ----- J-8: the head judge as a player ------------------------------------------------------
@@ -136,15 +138,14 @@ def check_head_judge_may_play(*, level: RulesLevel, participants: int) -> None:
     """Refuse when the head judge plays but may not (J-8); call at registration and at start."""
     if level is not RulesLevel.AMATEUR:
         raise UserError(
-            f"the head judge may play only at Amateur level; this tournament is "
-            f"{level_name(level).en} (J-8)",
-            code="head_judge_may_not_play",
+            "the head judge may play only at Amateur level; this tournament is {level} (J-8)",
+            code="head_judge_may_not_play", level=level_term(level),
         )
     if participants >= HEAD_JUDGE_PLAYER_LIMIT:
         raise UserError(
-            f"the head judge may play only with fewer than {HEAD_JUDGE_PLAYER_LIMIT} "
-            f"participants; there would be {participants} (J-8)",
-            code="head_judge_may_not_play",
+            "the head judge may play only with fewer than {limit} participants; there would "
+            "be {participants} (J-8)", code="head_judge_may_not_play",
+            limit=HEAD_JUDGE_PLAYER_LIMIT, participants=participants,
         )
 
 
@@ -190,21 +191,21 @@ def decide_appeal(
     automatic penalty that this one helped add up may have to be withdrawn too.
     """
     if not head_judge.is_head:
-        raise UserError(f"{head_judge.name} is not the head judge; only the head judge decides "
-                        "appeals (J-8)", code="not_head_judge")
+        raise UserError("{name} is not the head judge; only the head judge decides appeals "
+                        "(J-8)", code="not_head_judge", name=head_judge.name)
     if record.judge is None:
         raise UserError(
-            f"penalty #{record.id} was added up automatically (J-6); appeal one of its sources",
-            code="not_appealable",
+            "penalty #{seq} was added up automatically (J-6); appeal one of its sources",
+            code="not_appealable", seq=record.id,
         )
     if record.judge.is_head:
         raise UserError(
-            f"penalty #{record.id} was given by the head judge, whose decisions are final "
-            "(000 §11)",
-            code="final_decision",
+            "penalty #{seq} was given by the head judge, whose decisions are final (000 §11)",
+            code="final_decision", seq=record.id,
         )
     if not record.active:
-        raise UserError(f"penalty #{record.id} is already withdrawn", code="not_appealable")
+        raise UserError("penalty #{seq} is already withdrawn", code="not_appealable",
+                        seq=record.id)
     if outcome is AppealOutcome.CHANGED:
         if changed_to is None or changed_to is record.penalty:
             raise UserError("a changed ruling needs a different penalty", code="bad_appeal")

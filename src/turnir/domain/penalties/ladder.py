@@ -206,6 +206,18 @@ def level_name(level: RulesLevel) -> Text:
     return _LEVEL_NAMES[level]
 
 
+_LEVEL_TERMS = {
+    RulesLevel.AMATEUR: Term("Amateur"),
+    RulesLevel.PROFESSIONAL: Term("Professional"),
+    RulesLevel.HIGHEST: Term("Highest"),
+}
+
+
+def level_term(level: RulesLevel) -> Term:
+    """The rules level's English name as a word translated inside an error message."""
+    return _LEVEL_TERMS[level]
+
+
 @dataclass(frozen=True, slots=True)
 class DisqualificationEffects:
     """What a disqualification does beyond its match loss (J-4); the caller carries it out."""

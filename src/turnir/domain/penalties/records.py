@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass
 from enum import Enum
 
-from turnir.domain.model import PlayerId
+from turnir.domain.model import PlayerId, StaffRole
 from turnir.domain.penalties.catalogue import ACCUMULATION
 from turnir.domain.penalties.ladder import Penalty, Text, effects
 from turnir.domain.standings import PenaltyCounts
@@ -33,12 +33,25 @@ from turnir.errors import InvariantError, UserError
 
 
 class JudgeRole(Enum):
-    """A judge's role in one tournament."""
+    """The judging rank a penalty, an appeal or a ruling is recorded with (000 §11): the head
+    judge or a floor judge. Not the same as ``turnir.domain.model.StaffRole``, which says who a
+    person is on a tournament's staff (the organizer too, who never judges) and what they may
+    do there; ``of_staff`` maps the two judging staff roles onto these ranks. The values are
+    the ones stored with a penalty (``penalties.judge_kind``)."""
 
     HEAD = "head"
     """Главный судья турнира."""
     FLOOR = "floor"
     """Судья (член судейской бригады)."""
+
+    @staticmethod
+    def of_staff(role: StaffRole) -> JudgeRole:
+        """The judging rank of a judge on the staff (a head judge or a floor judge)."""
+        if role is StaffRole.HEAD_JUDGE:
+            return JudgeRole.HEAD
+        if role is StaffRole.FLOOR_JUDGE:
+            return JudgeRole.FLOOR
+        raise InvariantError(f"the {role.value} is not a judge")
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from turnir.domain.penalties.games import GameRecord, Side
+from turnir.domain.games import GameRecord, Side
 from turnir.domain.penalties.ladder import Text
 from turnir.domain.penalties.records import Judge
 from turnir.domain.results import GameReason
@@ -70,8 +70,9 @@ def technical_result(
 ) -> TechnicalResult:
     """The technical result from the two crystal counts (S-8); only the head judge records it."""
     if not judge.is_head:
-        raise UserError(f"{judge.name} is not the head judge; only the head judge records a "
-                        "technical result (S-8, 002 604.2)", code="not_head_judge")
+        raise UserError("{name} is not the head judge; only the head judge records a "
+                        "technical result (S-8, 002 604.2)", code="not_head_judge",
+                        name=judge.name)
     if margin < 1:
         raise UserError("the technical win margin is at least 1 crystal", code="bad_margin")
     diff = a.total - b.total
