@@ -232,7 +232,7 @@ def serve_command(
     """
     import uvicorn
 
-    from turnir.robot.api import create_robot_app
+    from turnir.compose import robot_app as create_robot_app
 
     engine = EngineSettings(path=stockfish, processes=processes, limit=SearchLimit(nodes=nodes))
     if memory:

@@ -229,8 +229,14 @@ class MatchResult:
     @staticmethod
     def from_columns(columns: Mapping[str, Any]) -> MatchResult:
         """The result from its five columns (``to_columns``); extra keys are ignored."""
-        return MatchResult(columns["wins_a"], columns["wins_b"], columns["draws"],
-                           MatchOutcome(columns["outcome"]), MatchEnding(columns["ending"]))
+        return MatchResult.from_values(columns["wins_a"], columns["wins_b"], columns["draws"],
+                                       columns["outcome"], columns["ending"])
+
+    @staticmethod
+    def from_values(wins_a: int, wins_b: int, draws: int, outcome: str,
+                    ending: str) -> MatchResult:
+        """``from_columns`` for the five values in column order (loops over many rows)."""
+        return MatchResult(wins_a, wins_b, draws, _OUTCOMES[outcome], _ENDINGS[ending])
 
     def to_json(self) -> dict[str, Any]:
         """The columns with the score as written on a slip: the audit log's form."""
@@ -241,6 +247,9 @@ class MatchResult:
         """The result from ``to_json`` (or ``to_columns``): the score is derived, not read."""
         return MatchResult.from_columns(data)
 
+
+_OUTCOMES: dict[str, MatchOutcome] = {o.value: o for o in MatchOutcome}
+_ENDINGS: dict[str, MatchEnding] = {e.value: e for e in MatchEnding}
 
 _SCORE = re.compile(r"^\s*(\d+)\s*[-:]\s*(\d+)(?:\s*[-:]\s*(\d+))?\s*$")
 

@@ -229,7 +229,6 @@ def validate_players(players: Sequence[Player]) -> None:
     ids: set[int] = set()
     names: dict[str, int] = {}
     for i, p in enumerate(players):
-        where = f"player {i + 1} ({p.name!r})"
         who = {"index": i + 1, "player": p.name}
         if p.id < 1:
             raise UserError("player {index} ({player!r}): the number must be positive",
@@ -238,7 +237,7 @@ def validate_players(players: Sequence[Player]) -> None:
             raise UserError("player {index} ({player!r}): number #{number} is used twice",
                             code="duplicate_player", number=p.id, **who)
         ids.add(p.id)
-        name = _checked_text(p, where)
+        name = _checked_text(p, i + 1)
         key = name_key(name)
         if key in names:
             raise UserError(
@@ -252,6 +251,7 @@ def validate_players(players: Sequence[Player]) -> None:
         if any(r > MAX_ROUNDS for r in p.granted_byes):
             raise UserError("player {index} ({player!r}): byes can be granted for rounds up "
                             "to {last}", code="bad_player", last=MAX_ROUNDS, **who)
+        where = f"player {i + 1} ({p.name!r})"
         check_number(p.joined_round, what=f"{where}: the first round", low=1,
                      high=MAX_ROUNDS + 1)
         if p.dropped_after is not None:
@@ -259,7 +259,7 @@ def validate_players(players: Sequence[Player]) -> None:
                          high=MAX_ROUNDS)
 
 
-def _checked_text(p: Player, where: str) -> str:
+def _checked_text(p: Player, index: int) -> str:
     """The player's name in its normal form; control characters and overlong names, cities
     and clubs refused (``turnir.domain.text``)."""
     try:
@@ -267,7 +267,8 @@ def _checked_text(p: Player, where: str) -> str:
         clean_name(p.city, field="city", max_len=PLACE_LEN, required=False)
         clean_name(p.club, field="club", max_len=PLACE_LEN, required=False)
     except BadTextError as error:
-        raise BadTextError(f"{where}: {error.message}", field=error.field) from None
+        raise BadTextError("player {index} ({player!r}): {error}", field=error.field,
+                           index=index, player=p.name, error=error) from None
     return name
 
 

@@ -20,7 +20,7 @@ from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, updat
 from turnir.domain.games import GameRecord, Side
 from turnir.domain.model import Pairing, PairingKind, PlayerId, Settings, Stage, Status
 from turnir.domain.penalties import PenaltyRecord
-from turnir.domain.results import GameReason, MatchEnding, MatchOutcome, MatchResult, PointsTable
+from turnir.domain.results import GameReason, MatchResult, PointsTable
 from turnir.storage.database import Tx
 from turnir.storage.direct import DirectStatement
 from turnir.storage.penalty_rows import penalty_rows, record_from_row
@@ -70,8 +70,6 @@ _SLOT = DirectStatement(
                               pairings.c.kind == PairingKind.MATCH.value))
     .where(tournaments.c.id == bindparam("tournament_id"))
 )
-_OUTCOMES = {o.value: o for o in MatchOutcome}
-_ENDINGS = {e.value: e for e in MatchEnding}
 
 
 def result_slot(tx: Tx, tournament_id: int, round_number: int, table: int) -> ResultSlot | None:
@@ -89,8 +87,8 @@ def result_slot(tx: Tx, tournament_id: int, round_number: int, table: int) -> Re
                         top_size)
     pairing = None
     if pairing_id is not None:
-        result = None if outcome is None else MatchResult(
-            wins_a, wins_b, draws, _OUTCOMES[outcome], _ENDINGS[ending])
+        result = None if outcome is None else MatchResult.from_values(
+            wins_a, wins_b, draws, outcome, ending)
         pairing = Pairing(table_no, a, b, PairingKind(kind), result)
     return ResultSlot(Status(status), name, settings, int(last or 0), round_id,
                       None if stage is None else Stage(stage), pairing_id, pairing,

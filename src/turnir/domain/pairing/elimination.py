@@ -29,13 +29,13 @@ def validate_top_size(size: int, *, players: int) -> None:
         return
     if size < 2 or not is_power_of_two(size):
         raise UserError(
-            f"the top must have a power-of-two number of players (2, 4, 8, …), not {size}",
-            code="bad_top_size",
+            "the top must have a power-of-two number of players (2, 4, 8, …), not {size}",
+            code="bad_top_size", size=size,
         )
     if size > players:
         raise UserError(
-            f"a top of {size} needs at least {size} players; there are {players}",
-            code="bad_top_size",
+            "a top of {size} needs at least {size} players; players: {players}",
+            code="bad_top_size", size=size, players=players,
         )
 
 

@@ -103,13 +103,16 @@ def objective_of(
     pair_list = list(pairs)
     for player in [p for pair in pair_list for p in pair] + ([] if bye is None else [bye]):
         if player not in by_id:
-            raise UserError(f"player {player} is not an entrant", code="unknown_player")
+            raise UserError("player {player} is not an entrant", code="unknown_player",
+                            player=player)
         if player in seen:
-            raise UserError(f"player {player} is paired twice", code="duplicate_player")
+            raise UserError("player {player} is paired twice", code="duplicate_player",
+                            player=player)
         seen.add(player)
     if len(seen) != len(by_id):
         missing = sorted(set(by_id) - seen)
-        raise UserError(f"players {missing} are not paired", code="unpaired_player")
+        raise UserError("players {missing} are not paired", code="unpaired_player",
+                        missing=missing)
     rematches = 0
     differences: list[int] = []
     floats: list[int] = []

@@ -203,7 +203,8 @@ def _event(entrants: Sequence[SwissEntrant]) -> Event:
     ordered = tuple(sorted(entrants, key=lambda e: e.player))
     for a, b in pairwise(ordered):
         if a.player == b.player:
-            raise UserError(f"player {a.player} is listed twice", code="duplicate_player")
+            raise UserError("player {player} is listed twice", code="duplicate_player",
+                            player=a.player)
     return make_event(ordered)
 
 

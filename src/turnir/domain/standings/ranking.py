@@ -102,7 +102,8 @@ class Standings:
         """The row of ``player``; ``NotFoundError`` if they are not in the standings."""
         row = self._by_player.get(player)
         if row is None:
-            raise NotFoundError(f"player {player} is not in the standings", code="unknown_player")
+            raise NotFoundError("player {player} is not in the standings", code="unknown_player",
+                                player=player)
         return row
 
     def order(self) -> list[PlayerId]:

@@ -201,7 +201,7 @@ class Sheet:
     def meetings(self, among: Set[int]) -> dict[tuple[int, int], tuple[int, int]]:
         """For each two players of ``among`` (positions) who met, ``(i, j)`` with ``i < j``: the
         points each of them earned in their matches against the other, summed over rematches."""
-        gain = _gains(self.table)
+        gain = self.table.by_outcome()
         meetings: dict[tuple[int, int], tuple[int, int]] = {}
         for a, b, outcome in zip(self.match_a, self.match_b, self.match_outcome, strict=True):
             if a not in among or b not in among:
@@ -238,77 +238,29 @@ class Sheet:
             raise InvariantError("a player is listed twice")
         index = {pid: i for i, pid in enumerate(ids)}
         n = len(ids)
-        pts = [0] * n
+        byes, match_a, match_b, match_outcome = _swiss_lines(rounds, index)
+        bye, gain = points.bye, points.by_outcome()
+        pts = [bye * count for count in byes]
         wins = [0] * n
         draws = [0] * n
         losses = [0] * n
-        byes = [0] * n
-        match_a: list[int] = []
-        match_b: list[int] = []
-        match_outcome: list[MatchOutcome] = []
-        win, draw, loss, bye = points.win, points.draw, points.loss, points.bye
         a_wins, b_wins, drawn = MatchOutcome.A_WINS, MatchOutcome.B_WINS, MatchOutcome.DRAW
-        match_kind = PairingKind.MATCH
-        position = index.get
-        numbers: set[int] = set()
-        seen_in = [0] * n  # the last round (counted from 1) each player was seen in
-        for rnd in rounds:
-            if rnd.stage is not Stage.SWISS:
-                continue
-            if rnd.number in numbers:
-                raise InvariantError(f"Swiss round {rnd.number} is given twice")
-            numbers.add(rnd.number)
-            now = len(numbers)
-            for pairing in rnd.pairings:
-                a = position(pairing.a, -1)
-                if a < 0 or seen_in[a] == now:
-                    raise _stray(rnd.number, pairing.a, a)
-                seen_in[a] = now
-                if pairing.b is None:
-                    if pairing.kind is match_kind:
-                        raise InvariantError(f"round {rnd.number}: a match without an opponent")
-                    pts[a] += bye
-                    byes[a] += 1
-                    continue
-                if pairing.kind is not match_kind:
-                    raise InvariantError(f"round {rnd.number}: a bye with an opponent")
-                b = position(pairing.b, -1)
-                if b < 0 or seen_in[b] == now:
-                    raise _stray(rnd.number, pairing.b, b)
-                seen_in[b] = now
-                result = pairing.result
-                if result is None:
-                    continue  # unfinished: counts for nothing
-                outcome = result.outcome
-                match_a.append(a)
-                match_b.append(b)
-                match_outcome.append(outcome)
-                if outcome is a_wins:
-                    wins[a] += 1
-                    losses[b] += 1
-                    pts[a] += win
-                    pts[b] += loss
-                elif outcome is b_wins:
-                    wins[b] += 1
-                    losses[a] += 1
-                    pts[a] += loss
-                    pts[b] += win
-                elif outcome is drawn:
-                    draws[a] += 1
-                    draws[b] += 1
-                    pts[a] += draw
-                    pts[b] += draw
-                else:  # double loss
-                    losses[a] += 1
-                    losses[b] += 1
-                    pts[a] += loss
-                    pts[b] += loss
-        missing = [pid for pid in ids if pid not in lot]
-        if missing:
-            raise InvariantError(f"players without a lot number: {missing[:10]}")
-        lots = [lot[pid] for pid in ids]
-        if len(set(lots)) != n:
-            raise InvariantError("two players have the same lot number")
+        for a, b, outcome in zip(match_a, match_b, match_outcome, strict=True):
+            got_a, got_b = gain[outcome]
+            pts[a] += got_a
+            pts[b] += got_b
+            if outcome is a_wins:
+                wins[a] += 1
+                losses[b] += 1
+            elif outcome is b_wins:
+                wins[b] += 1
+                losses[a] += 1
+            elif outcome is drawn:
+                draws[a] += 1
+                draws[b] += 1
+            else:  # double loss
+                losses[a] += 1
+                losses[b] += 1
         return Sheet(
             players=tuple(ids),
             index=index,
@@ -322,18 +274,62 @@ class Sheet:
             match_b=match_b,
             match_outcome=match_outcome,
             penalties=[penalties.get(pid, NO_PENALTIES) for pid in ids],
-            lots=lots,
+            lots=_lots(ids, lot),
         )
 
 
-def _gains(table: PointsTable) -> dict[MatchOutcome, tuple[int, int]]:
-    """Points of A and B for each outcome (S-2, S-7)."""
-    return {
-        MatchOutcome.A_WINS: (table.win, table.loss),
-        MatchOutcome.B_WINS: (table.loss, table.win),
-        MatchOutcome.DRAW: (table.draw, table.draw),
-        MatchOutcome.DOUBLE_LOSS: (table.loss, table.loss),
-    }
+def _swiss_lines(
+    rounds: Iterable[Round], index: Mapping[PlayerId, int]
+) -> tuple[list[int], list[int], list[int], list[MatchOutcome]]:
+    """The byes of every player (by position) and the finished matches of the Swiss rounds
+    (positions of A and B, the outcome), checking each round's lines (``Sheet.build``)."""
+    byes = [0] * len(index)
+    match_a: list[int] = []
+    match_b: list[int] = []
+    match_outcome: list[MatchOutcome] = []
+    match_kind = PairingKind.MATCH
+    position = index.get
+    numbers: set[int] = set()
+    seen_in = [0] * len(index)  # the last round (counted from 1) each player was seen in
+    for rnd in rounds:
+        if rnd.stage is not Stage.SWISS:
+            continue
+        if rnd.number in numbers:
+            raise InvariantError(f"Swiss round {rnd.number} is given twice")
+        numbers.add(rnd.number)
+        now = len(numbers)
+        for pairing in rnd.pairings:
+            a = position(pairing.a, -1)
+            if a < 0 or seen_in[a] == now:
+                raise _stray(rnd.number, pairing.a, a)
+            seen_in[a] = now
+            if pairing.b is None:
+                if pairing.kind is match_kind:
+                    raise InvariantError(f"round {rnd.number}: a match without an opponent")
+                byes[a] += 1
+                continue
+            if pairing.kind is not match_kind:
+                raise InvariantError(f"round {rnd.number}: a bye with an opponent")
+            b = position(pairing.b, -1)
+            if b < 0 or seen_in[b] == now:
+                raise _stray(rnd.number, pairing.b, b)
+            seen_in[b] = now
+            if pairing.result is not None:  # unfinished: counts for nothing
+                match_a.append(a)
+                match_b.append(b)
+                match_outcome.append(pairing.result.outcome)
+    return byes, match_a, match_b, match_outcome
+
+
+def _lots(ids: Sequence[PlayerId], lot: Mapping[PlayerId, int]) -> list[int]:
+    """The lot numbers of ``ids`` in order; every player has one and no two share one."""
+    missing = [pid for pid in ids if pid not in lot]
+    if missing:
+        raise InvariantError(f"players without a lot number: {missing[:10]}")
+    lots = [lot[pid] for pid in ids]
+    if len(set(lots)) != len(ids):
+        raise InvariantError("two players have the same lot number")
+    return lots
 
 
 def _stray(number: int, player: PlayerId, position: int) -> InvariantError:
