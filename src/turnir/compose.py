@@ -60,10 +60,10 @@ def web_app(settings: WebSettings | None = None, *, db: Database | None = None) 
 
 
 def seed_demo(db: Database, echo: Callable[[str], object], url: str) -> None:
-    """The demo tournaments and accounts (``turnir.web.demo``), and what to print about them:
+    """The demo tournaments and accounts (``turnir.services.demo``), and what to print about them:
     where the running tournament is and the demo logins with their new passwords."""
     from turnir.services.accounts import make_hasher
-    from turnir.web.demo import seed_accounts, seed_tournaments
+    from turnir.services.demo import seed_accounts, seed_tournaments
 
     echo("preparing the demo tournaments…")
     tid = seed_tournaments(db)

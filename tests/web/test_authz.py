@@ -20,6 +20,7 @@ from tests.services.builders import ORGANIZER, event
 from tests.web.conftest import PASSWORD, Clients, add_account, csrf_of, log_in
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import find_account, make_hasher
+from turnir.services.demo import DEMO_FINISHED, DEMO_NAME, seed_accounts, seed_tournaments
 from turnir.services.judges import (
     ANY_STAFF,
     HEAD_OR_ORGANIZER,
@@ -32,7 +33,6 @@ from turnir.services.players import list_players, register_players
 from turnir.services.rounds import start_round
 from turnir.services.tournaments import list_tournaments
 from turnir.storage.database import Database
-from turnir.web.demo import DEMO_FINISHED, DEMO_NAME, seed_accounts, seed_tournaments
 from turnir.web.security import HEAD, JUDGES, PLAYERS, SIGNED_IN, Role
 from turnir.web.security import ORGANIZER as ORG
 

@@ -20,10 +20,10 @@ from playwright.sync_api import Page, expect
 from tests.services.rating_builders import HEAD, finished_event
 from tests.web.conftest import LiveServer
 from turnir.services.accounts import make_hasher
+from turnir.services.demo import DEMO_FINISHED, seed_accounts, seed_tournaments
 from turnir.services.rating_queries import find_person
 from turnir.services.ratings import submit_tournament
 from turnir.services.tournaments import list_tournaments
-from turnir.web.demo import DEMO_FINISHED, seed_accounts, seed_tournaments
 
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}

@@ -11,10 +11,10 @@ from tests.services.builders import JUDGE, event, play_round
 from turnir.domain.results import parse_result
 from turnir.domain.standings import TieBreak
 from turnir.services.accounts import make_hasher
+from turnir.services.demo import DEMO_FINISHED, seed_accounts, seed_tournaments
 from turnir.services.results import record_result
 from turnir.services.rounds import start_round
 from turnir.storage.database import Database
-from turnir.web.demo import DEMO_FINISHED, seed_accounts, seed_tournaments
 from turnir.web.deps import WebState
 
 

@@ -1,9 +1,9 @@
-"""The demo ``make run`` opens: a tournament in its third round (some results in, the round
-clock running) and a finished one with its top, played through the services with
-``turnir.demo``'s simulated results, and demo accounts (organizer, head judge, two players who
-meet in the open round) whose passwords are drawn anew at every start and printed; the
-organizer and the head judge are on the staff of both demo tournaments (roles are per
-tournament)."""
+"""The demo ``make run`` opens (``turnir serve --demo``: ``turnir.compose.seed_demo``): a
+tournament in its third round (some results in, the round clock running) and a finished one
+with its top, played through the services with ``turnir.demo``'s simulated results, and demo
+accounts (organizer, head judge, two players who meet in the open round) whose passwords are
+drawn anew at every start and printed; the organizer and the head judge are on the staff of
+both demo tournaments (roles are per tournament)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from argon2 import PasswordHasher
 
 from turnir.demo import CITIES, demo_names, random_result, strengths
-from turnir.domain.model import Player, Settings, Stage
+from turnir.domain.model import Player, Settings, StaffRole, Stage
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import AccountRole, create_account, find_account, set_password
 from turnir.services.common import Database, TournamentInfo
-from turnir.services.judges import JudgeRole, add_judge, list_judges
+from turnir.services.judges import add_judge, list_judges
 from turnir.services.players import list_players, register_players
 from turnir.services.reports import start_timer
 from turnir.services.results import record_result
@@ -125,7 +125,7 @@ def seed_accounts(db: Database, tid: int, hasher: PasswordHasher) -> list[DemoLo
     return logins
 
 
-DEMO_STAFF = (("organizer", JudgeRole.ORGANIZER), ("judge", JudgeRole.HEAD_JUDGE))
+DEMO_STAFF = (("organizer", StaffRole.ORGANIZER), ("judge", StaffRole.HEAD_JUDGE))
 """The demo logins' roles in both demo tournaments (roles are per tournament: issue 10)."""
 
 

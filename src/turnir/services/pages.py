@@ -7,8 +7,10 @@ renders what comes back; it builds no domain value and reads nothing itself.
 - :func:`results_grid`: the judges' grid: a round with the players' reports and the pairings'
   versions.
 - :func:`manage_page`: the organizer's Manage page.
-- :func:`entry_number`: a signed-in player's number in a tournament.
-- the forms: :func:`new_settings` (a new tournament's settings), :func:`add_player`
+- :func:`entry_number`: a signed-in player's number in a tournament; :func:`round_floats_named`:
+  who floats in a round and why (the judges' pairings page).
+- the forms: :func:`new_settings` (a new tournament's settings), :func:`import_players` (a
+  players file), :func:`add_player`
   (registration or a late entry, P-7), :func:`make_player_login`, :func:`start_round_timer`,
   :func:`record_score` (a judge's result as typed, S-6 corrections included) and
   :func:`report_score` (a player's own match, their game wins first).
@@ -22,9 +24,12 @@ from dataclasses import dataclass
 from argon2 import PasswordHasher
 
 from turnir.domain.model import Round, Settings, Status
+from turnir.domain.pairing.floats import Float
+from turnir.domain.pairing.history import round_floats
 from turnir.domain.results import MatchResult, PointsTable, parse_result
 from turnir.domain.tournament import Tournament
 from turnir.errors import ConflictError, UserError
+from turnir.formats.players_csv import read_players_bytes
 from turnir.services import players as player_service
 from turnir.services.accounts import (
     AccountInfo,
@@ -90,6 +95,13 @@ class GridPage:
     """table → the pairing's version (sent back as ``expected_version``)."""
 
 
+def round_floats_named(t: Tournament, number: int) -> list[tuple[str, Float]]:
+    """Round ``number``'s floated players with their names and why they float (P-3), for the
+    judges' pairings page."""
+    names = {p.id: p.name for p in t.players}
+    return [(names.get(f.player, ""), f) for f in round_floats(t, number).values()]
+
+
 def results_grid(db: Database, tournament_id: int, number: int | None) -> GridPage:
     page = round_page(db, tournament_id, number, required=True)
     assert page.round is not None
@@ -134,6 +146,15 @@ def new_settings(*, win: int, draw: int, loss: int, bye: int, best_of: int, top_
     """A new tournament's settings from the numbers of its form."""
     return Settings(points=PointsTable(win=win, draw=draw, loss=loss, bye=bye), best_of=best_of,
                     top_best_of=top_best_of, swiss_rounds=swiss_rounds, top_size=top_size)
+
+
+def import_players(db: Database, tournament_id: int, data: bytes, *, filename: str, actor: str,
+                   account_id: int | None) -> list[PlayerInfo]:
+    """Register the players of an uploaded players file (CSV or .xlsx; ``filename`` names it
+    in messages)."""
+    lines = read_players_bytes(data, source=filename)
+    return player_service.register_players(db, tournament_id, lines, actor=actor,
+                                           account_id=account_id)
 
 
 def add_player(db: Database, tournament_id: int, *, name: str, city: str, club: str, byes: int,

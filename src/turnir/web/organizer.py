@@ -9,12 +9,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form, Path, Request
 from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
 from turnir.domain.model import RulesLevel, StaffRole, Status, TournamentFormat
 from turnir.errors import Term, UserError
 from turnir.formats.players_csv import MAX_BYTES as MAX_PLAYERS_FILE
-from turnir.formats.players_csv import read_players_bytes
 from turnir.services import pages
 from turnir.services import players as player_service
 from turnir.services.judges import add_judge, remove_staff
@@ -136,9 +136,9 @@ async def import_players(request: Request, state: StateDep, staff: OrganizerDep,
     if not isinstance(file, UploadFile):
         raise UserError("choose the players file to import", code="no_file")
     data = await file.read(MAX_PLAYERS_FILE + 1)
-    lines = read_players_bytes(data, source=_shown_filename(file.filename))
-    player_service.register_players(state.db, tid, lines, actor=staff.actor,
-                                    account_id=staff.account_id)
+    await run_in_threadpool(pages.import_players, state.db, tid, data,
+                            filename=_shown_filename(file.filename), actor=staff.actor,
+                            account_id=staff.account_id)
     return done(request, f"/t/{tid}/manage#players")
 
 

@@ -13,10 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from turnir.domain.pairing.floats import Float
-from turnir.domain.pairing.history import round_floats
 from turnir.domain.standings import TieBreak
-from turnir.domain.tournament import Tournament
 from turnir.services import pages
 from turnir.services.common import Database, Status
 from turnir.services.queries import get_standings
@@ -96,12 +93,6 @@ def cached(request: Request, state: WebState, visitor: Visitor, tid: int, tab: s
     return _shell(request, state, visitor, tid, part, tab)
 
 
-def _floats(t: Tournament, number: int) -> list[tuple[str, Float]]:
-    """The round's floated players with their names and reasons, for judges (P-3)."""
-    names = {p.id: p.name for p in t.players}
-    return [(names.get(f.player, ""), f) for f in round_floats(t, number).values()]
-
-
 def _paged(rows: Sequence[Any], page: int, size: int) -> tuple[Sequence[Any], int]:
     """The rows of page ``page`` (from 1) and how many pages there are."""
     return rows[(page - 1) * size:page * size], max(1, -(-len(rows) // size))
@@ -167,7 +158,7 @@ def pairings(request: Request, state: StateDep, visitor: VisitorDep, tid: Tourna
         return found.info.name, "pairings_part.html", dict(
             info=found.info, rnd=rnd, rows=rows, by=order, page=page, pages=pages_count,
             timer=found.timer, rounds=[r.number for r in t.rounds],
-            floats=_floats(t, rnd.number) if judge else [])
+            floats=pages.round_floats_named(t, rnd.number) if judge else [])
 
     return cached(request, state, visitor, tid, "pairings", (round, order, page, judge), make)
 
