@@ -23,6 +23,7 @@ from turnir.domain.penalties import (
     Claim,
     ClaimKind,
     CrystalCount,
+    RulingKind,
     Text,
     decide_claim,
     technical_result,
@@ -48,8 +49,7 @@ class GameRulingView:
     table: int
     game: int
     """The game's number among the games played at the table."""
-    kind: str
-    """``technical`` or ``claim``."""
+    kind: RulingKind
     crystals: tuple[int, int] | None
     margin: int | None
     claim: ClaimKind | None
@@ -65,7 +65,7 @@ class GameRulingView:
 
     def as_json(self) -> dict[str, Any]:
         return {"id": self.id, "round": self.round, "table": self.table, "game": self.game,
-                "kind": self.kind, "crystals": None if self.crystals is None
+                "kind": self.kind.value, "crystals": None if self.crystals is None
                 else list(self.crystals), "margin": self.margin,
                 "claim": None if self.claim is None else self.claim.value,
                 "claimant": None if self.claimant is None else self.claimant.value,
@@ -82,7 +82,7 @@ def _ruling(row: Mapping[Any, Any]) -> GameRulingView:
                 else (int(row["crystals_a"]), int(row["crystals_b"])))
     return GameRulingView(
         id=row["id"], round=row["round"], table=row["table_no"], game=row["game"],
-        kind=row["kind"], crystals=crystals, margin=row["margin"],
+        kind=RulingKind(row["kind"]), crystals=crystals, margin=row["margin"],
         claim=None if row["claim"] is None else ClaimKind(row["claim"]),
         claimant=None if row["claimant"] is None else Side(row["claimant"]),
         granted=row["granted"], winner=None if row["winner"] is None else Side(row["winner"]),
@@ -117,7 +117,7 @@ def _line(conn: Tx, tournament_id: int, round_number: int, table: int) -> Mappin
 def _record_match(change: Change, tournament_id: int, round_number: int, table: int,
                   before: Sequence[GameReport], game: GameRecord,
                   correction: bool) -> RecordedResult:
-    reported = [*before, GameReport.of(game)]
+    reported = [*before, game]
     wins_a = sum(g.winner == "a" for g in reported)
     wins_b = sum(g.winner == "b" for g in reported)
     draws = sum(g.winner is None for g in reported)
@@ -160,7 +160,7 @@ def record_technical_result(
         recorded = _record_match(change, tournament_id, round_number, table, games_before,
                                  tech.game, correction)
         view = _store(change, tournament_id, round_number, table, len(games_before) + 1,
-                      acting, tech.explanation, note, kind="technical",
+                      acting, tech.explanation, note, kind=RulingKind.TECHNICAL,
                       crystals_a=tech.totals[0], crystals_b=tech.totals[1], margin=tech.margin,
                       winner=None if tech.game.winner is None else tech.game.winner.value,
                       reason=tech.game.reason.value)
@@ -197,7 +197,7 @@ def decide_time_out_claim(
         explanation = Text(f"игрок {side.value.upper()} требует: {what.ru}; {verdict.ru}",
                            f"player {side.value.upper()} claims {what.en}: {verdict.en}")
         view = _store(change, tournament_id, round_number, table, len(games_before) + 1,
-                      acting, explanation, ruling.note, kind="claim", claim=kind.value,
+                      acting, explanation, ruling.note, kind=RulingKind.CLAIM, claim=kind.value,
                       claimant=side.value, granted=granted,
                       winner=None if ruling.game is None or ruling.game.winner is None
                       else ruling.game.winner.value,

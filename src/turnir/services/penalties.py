@@ -400,7 +400,7 @@ def person_history(db: Database, person: int | str) -> list[HistoryLine]:
     """Every penalty of one person (id, or a name only one person has) in every tournament,
     oldest first, with the reasons."""
     with reading(db) as conn:
-        person_id = find_person(conn, person)["id"]
+        person_id = find_person(conn, person).id
         return [HistoryLine(entry.tournament_id, entry.tournament, penalty_view(row, entry.name))
                 for entry in person_entries(conn, person_id)
                 for row in penalty_rows(conn, entry.tournament_id, [entry.number])]

@@ -16,18 +16,18 @@ from datetime import date
 from typing import Any
 
 from turnir.domain.penalties import Text
-from turnir.domain.text import clean_ref
+from turnir.domain.text import clean_ref, name_key
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.services.common import Database, Tx, changing, reading
 from turnir.storage.penalties_repo import (
     insert_suspension,
-    people_named,
-    person_by_id,
     set_suspension_until,
     suspension_row,
     suspension_rows,
     suspension_rows_in,
 )
+from turnir.storage.rating_reads import people_named
+from turnir.storage.ratings import PersonRef, people_by_id
 from turnir.storage.repositories import check_version
 
 
@@ -76,22 +76,24 @@ def _one(conn: Tx, suspension_id: int) -> SuspensionView:
     return _view(row)
 
 
-def find_person(conn: Tx, ref: int | str) -> Mapping[Any, Any]:
-    """A person by id (``12``, ``#12``) or by a name only one person has."""
+def find_person(conn: Tx, ref: int | str) -> PersonRef:
+    """A person by id (``12``, ``#12``) or by a name only one person has (exactly: the rating
+    pages' ``rating_queries.find_person`` also takes a part of a rated player's name)."""
     text = clean_ref(ref, field="person")
     if isinstance(text, int):
-        row = person_by_id(conn, text)
-        if row is None:
+        found = people_by_id(conn, [text])
+        if text not in found:
             raise NotFoundError("no person #{id}", code="unknown_person", id=text)
-        return row
-    found = people_named(conn, text)
-    if not found:
+        return found[text]
+    ids = people_named(conn, name_key(text))
+    if not ids:
         raise NotFoundError("no person named {name!r}", code="unknown_person", name=text)
-    if len(found) > 1:
-        which = ", ".join(f"#{r['id']} ({r['city'] or '—'})" for r in found[:5])
+    if len(ids) > 1:
+        several = people_by_id(conn, ids[:5])
+        which = ", ".join(f"#{p.id} ({p.city or '—'})" for p in several.values())
         raise UserError("several people are named {name!r}: {which}; give the number",
                         code="ambiguous_person", name=text, which=which)
-    return found[0]
+    return people_by_id(conn, ids)[ids[0]]
 
 
 def add_suspension(
@@ -110,11 +112,11 @@ def add_suspension(
         conn = change.conn
         found = find_person(conn, person)
         suspension_id = insert_suspension(
-            conn, person_id=found["id"], start=start, until=until, reason_ru=text[:2000],
+            conn, person_id=found.id, start=start, until=until, reason_ru=text[:2000],
             reason_en=english[:2000], issued_by=who[:200], tournament_id=None, penalty_id=None,
             created_at=change.at, created_by=change.actor)
         change.log(None, "suspension.add", "suspension", suspension_id, None, {
-            "person_id": found["id"], "person": found["name"], "start": start.isoformat(),
+            "person_id": found.id, "person": found.name, "start": start.isoformat(),
             "until": None if until is None else until.isoformat(), "reason": english,
             "issued_by": who})
         return _one(conn, suspension_id)
@@ -150,7 +152,7 @@ def list_suspensions(db: Database, *, person: int | str | None = None,
     """The register (one person's entries when ``person`` is given; only those covering the
     day ``on`` when it is given), oldest first."""
     with reading(db) as conn:
-        person_id = None if person is None else find_person(conn, person)["id"]
+        person_id = None if person is None else find_person(conn, person).id
         found = [_view(row) for row in suspension_rows(conn, person_id=person_id)]
     return [s for s in found if on is None or s.covers(on)]
 

@@ -100,16 +100,6 @@ def person_entries(tx: Tx, person_id: int) -> list[PersonEntry]:
                 .where(entries.c.person_id == person_id).order_by(entries.c.tournament_id))]
 
 
-def person_by_id(tx: Tx, person_id: int) -> RowMapping | None:
-    return tx.execute(select(people).where(people.c.id == person_id)).mappings().first()
-
-
-def people_named(tx: Tx, name: str) -> list[RowMapping]:
-    """The people whose name matches ``name`` (``mappers.name_key``), by id."""
-    return list(tx.execute(select(people).where(people.c.name_key == name_key(name))
-                           .order_by(people.c.id)).mappings())
-
-
 # ----- judges -------------------------------------------------------------------------------
 
 

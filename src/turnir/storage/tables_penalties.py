@@ -45,6 +45,7 @@ from turnir.domain.penalties import (
     Moment,
     Penalty,
     PenaltyStatus,
+    RulingKind,
 )
 from turnir.storage.tables import (  # the check-constraint and Table helpers are shared
     ENDINGS,
@@ -60,7 +61,7 @@ MOMENTS = tuple(m.value for m in Moment)
 PENALTY_STATUSES = tuple(s.value for s in PenaltyStatus)
 APPEAL_OUTCOMES = tuple(o.value for o in AppealOutcome)
 JUDGE_KINDS = tuple(r.value for r in JudgeRole)
-RULING_KINDS = ("technical", "claim")
+RULING_KINDS = tuple(k.value for k in RulingKind)
 CLAIM_KINDS = tuple(c.value for c in ClaimKind)
 SIDES = tuple(s.value for s in Side)
 

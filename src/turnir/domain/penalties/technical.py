@@ -19,7 +19,7 @@ Terms (Russian in brackets):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
 from turnir.domain.games import GameRecord, Side
 from turnir.domain.penalties.ladder import Text
@@ -86,6 +86,15 @@ def technical_result(
                     f"technical win for player {winner.value.upper()}: ")
     return TechnicalResult(GameRecord(winner, GameReason.TECHNICAL), (a.total, b.total),
                            margin, judge, head + counts)
+
+
+class RulingKind(StrEnum):
+    """What a judge's ruling on one game is."""
+
+    TECHNICAL = "technical"
+    """A technical result by crystal count (S-8)."""
+    CLAIM = "claim"
+    """A decision on a claim after time-out (S-9)."""
 
 
 class ClaimKind(Enum):
