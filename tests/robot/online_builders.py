@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from tests.robot.builders import FIRST
 from tests.services.builders import ORGANIZER, event
-from turnir.robot.api import PREFIX, create_robot_app
+from turnir.web.robot_api import PREFIX, create_robot_app
 from turnir.robot.clock import ManualClock
 from turnir.robot.engine import Evaluator, ScriptedEvaluator
 from turnir.robot.robot import Robot

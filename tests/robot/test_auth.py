@@ -29,7 +29,7 @@ from tests.robot.online_builders import (
 )
 from tests.services.builders import ORGANIZER
 from turnir.cli.main import app as cli
-from turnir.robot.api import PREFIX, create_robot_app, create_robot_router
+from turnir.web.robot_api import PREFIX, create_robot_app, create_robot_router
 from turnir.robot.auth import StaticTokens, new_token, token_hash
 from turnir.robot.game import Resigned
 from turnir.robot.journal import TournamentLink

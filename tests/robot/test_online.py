@@ -29,7 +29,7 @@ from turnir.cli.main import app as cli
 from turnir.domain.results import GameReason, parse_result
 from turnir.domain.robot_rules import ChessResult, Rule
 from turnir.errors import ConflictError, NotFoundError, UserError
-from turnir.robot.api import PREFIX
+from turnir.web.robot_api import PREFIX
 from turnir.robot.clock import ManualClock
 from turnir.robot.engine import (
     DEFAULT_STOCKFISH,
@@ -358,7 +358,7 @@ def test_the_results_route_needs_a_ledger() -> None:
 
     from tests.robot.builders import make_robot
     from tests.robot.test_api import AUTH, TOKENS
-    from turnir.robot.api import create_robot_app
+    from turnir.web.robot_api import create_robot_app
 
     with TestClient(create_robot_app(make_robot()[0], run_checks=False, tokens=TOKENS),
                     headers=AUTH) as client:

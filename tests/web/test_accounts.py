@@ -118,7 +118,7 @@ def test_every_form_needs_its_csrf_token(web_db: Database, clients: Clients) -> 
     csrf_of(anonymous)
     for data in ({"login": "org", "password": PASSWORD},
                  {"login": "org", "password": PASSWORD, "csrf_token": "forged"}):
-        answer = anonymous.post("/login", data=data)
+        answer = anonymous.post("/login", data=data, headers={"accept-language": "en"})
         assert answer.status_code == 403 and "expired" in answer.text
     other = clients.new()
     stolen = csrf_of(other)  # a token is bound to its own browser's cookie

@@ -4,6 +4,10 @@ too."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.web.conftest import PASSWORD, add_account, csrf_of, log_in, settings_for
@@ -12,6 +16,14 @@ from turnir.services.players import list_players
 from turnir.services.queries import audit_log
 from turnir.storage.database import Database
 from turnir.web.app import create_app
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    """The API's messages in English (``Accept-Language: en``), as these tests read them."""
+    with TestClient(app, raise_server_exceptions=False,
+                    headers={"accept-language": "en"}) as c:
+        yield c
 
 
 def _token(client: TestClient, login: str) -> dict[str, str]:

@@ -312,8 +312,10 @@ def test_item1_refused_in_the_visitors_language(two: TwoTournaments, clients: Cl
             "authorization": f"Bearer {token}", "accept-language": lang})
         assert answer.status_code == 403 and answer.json()["code"] == "not_staff"
         assert words in answer.json()["message"]
+    # (without Accept-Language the API answers Russian: tests/web/test_api_language.py)
     plain = clients.new().put(url, json={"score": "2-0"},
-                              headers={"authorization": f"Bearer {token}"})
+                              headers={"authorization": f"Bearer {token}",
+                                       "accept-language": "en"})
     assert plain.json()["message"].startswith("you have no role in tournament")
 
 

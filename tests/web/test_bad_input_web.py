@@ -112,7 +112,8 @@ def test_item8_forms_api_and_search_refuse_nul_and_long_text(db: Database,
     for query in ("Анна\x00", "я" * 150 + "\x01"):
         answer = org.get("/ratings", params={"q": query}, headers=EN)
         assert answer.status_code == 422 and "the search contains a control" in answer.text
-    with TestClient(create_app(settings_for(db), db=db), raise_server_exceptions=False) as api:
+    with TestClient(create_app(settings_for(db), db=db), raise_server_exceptions=False,
+                    headers=EN) as api:
         wrong = api.post("/api/v1/session", json={"login": "org\x00", "password": PASSWORD})
         assert wrong.status_code in (401, 422) and wrong.json()["code"] != "internal_error"
         token = api.post("/api/v1/session", json={"login": "org", "password": PASSWORD})

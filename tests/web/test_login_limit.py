@@ -31,7 +31,8 @@ def test_item12_two_workers_on_one_database_share_the_count(database_url: str) -
     try:
         add_account(first, "org", AccountRole.ORGANIZER)
         apps = [create_app(settings_for(d), db=d) for d in (first, second)]
-        with TestClient(apps[0]) as one, TestClient(apps[1]) as two:
+        with TestClient(apps[0], headers={"accept-language": "en"}) as one, \
+                TestClient(apps[1], headers={"accept-language": "en"}) as two:
             failures = [_attempt(one if i % 2 else two, "wrong password") for i in range(5)]
             assert failures == [422] * 5  # three on one worker, two on the other
             assert _attempt(one, PASSWORD) == 429 and _attempt(two, PASSWORD) == 429

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, is_dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
-from turnir.domain.model import Pairing
-from turnir.domain.results import MatchResult
-from turnir.domain.standings import StandingRow
+from turnir.domain.model import Round, RulesLevel, Settings, StaffRole, Status, TournamentFormat
+from turnir.domain.results import MatchResult, PointsTable, parse_result
+from turnir.domain.standings import StandingRow, TieBreak
 from turnir.domain.tournament import Tournament
-from turnir.services.accounts import AccountInfo, AccountRole
-from turnir.services.common import RulesLevel, Status, TournamentFormat, TournamentInfo
-from turnir.services.judges import JudgeInfo, JudgeRole
-from turnir.services.players import PlayerInfo
+from turnir.formats.tournament_file import PointsModel as PointsIn
+from turnir.services.accounts import AccountRole
+from turnir.services.queries import StandingsView
+from turnir.services.reports import ReportAnswer
+from turnir.services.results import RecordedResult
+from turnir.web.views import Seat
 
 Name = Annotated[str, Field(min_length=1, max_length=200)]
 Short = Annotated[str, Field(max_length=100)]
-Count = Annotated[int, Field(ge=0, le=100)]
+__all__ = ["PointsIn"]  # the points of a new tournament: the tournament file's model
 
 
 def utc(moment: datetime | None) -> datetime | None:
@@ -39,12 +42,20 @@ class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class _Out(BaseModel):
+    """An answer read from the attributes of what a service returned (``model_validate``)."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+
 class LoginIn(_In):
     login: Annotated[str, Field(min_length=1, max_length=100)]
     password: Annotated[str, Field(min_length=1, max_length=1000)]
 
 
-class AccountOut(BaseModel):
+class AccountOut(_Out):
+    """An account (``turnir.services.accounts.AccountInfo``)."""
+
     id: int
     login: str
     name: str
@@ -52,11 +63,6 @@ class AccountOut(BaseModel):
     person_id: int | None
     active: bool
     """A deactivated account cannot log in (``POST /accounts/{login}/activate``)."""
-
-    @staticmethod
-    def of(a: AccountInfo) -> AccountOut:
-        return AccountOut(id=a.id, login=a.login, name=a.name, role=a.role,
-                          person_id=a.person_id, active=a.active)
 
 
 class SessionOut(BaseModel):
@@ -78,13 +84,6 @@ class PasswordIn(_In):
     password: Annotated[str, Field(min_length=8, max_length=1000)]
 
 
-class PointsIn(_In):
-    win: Count = 3
-    draw: Count = 1
-    loss: Count = 0
-    bye: Count = 3
-
-
 class TournamentIn(_In):
     name: Name
     format: TournamentFormat = TournamentFormat.SWISS
@@ -96,16 +95,30 @@ class TournamentIn(_In):
     top_size: Annotated[int, Field(ge=0, le=1024)] = 0
     seed: Annotated[int | None, Field(ge=-(2**63), le=2**63 - 1)] = None
 
+    def settings(self) -> Settings:
+        p = self.points
+        return Settings(points=PointsTable(win=p.win, draw=p.draw, loss=p.loss, bye=p.bye),
+                        best_of=self.best_of, top_best_of=self.top_best_of,
+                        swiss_rounds=self.swiss_rounds, top_size=self.top_size)
 
-class SettingsOut(BaseModel):
+
+class SettingsOut(_Out):
     points: dict[str, int]
     best_of: int
     top_best_of: int
     swiss_rounds: int | None
     top_size: int
 
+    @field_validator("points", mode="before")
+    @classmethod
+    def _table(cls, value: Any) -> Any:
+        """The domain's ``PointsTable`` as ``{"win", "draw", "loss", "bye"}``."""
+        return asdict(value) if is_dataclass(value) and not isinstance(value, type) else value
 
-class TournamentOut(BaseModel):
+
+class TournamentOut(_Out):
+    """A tournament (``turnir.services.common.TournamentInfo``)."""
+
     id: int
     name: str
     format: TournamentFormat
@@ -119,17 +132,10 @@ class TournamentOut(BaseModel):
     players: int
     rounds: int
 
-    @staticmethod
-    def of(i: TournamentInfo) -> TournamentOut:
-        s = i.settings
-        return TournamentOut(
-            id=i.id, name=i.name, format=i.format, rules_level=i.rules_level, status=i.status,
-            settings=SettingsOut(points={"win": s.points.win, "draw": s.points.draw,
-                                         "loss": s.points.loss, "bye": s.points.bye},
-                                 best_of=s.best_of, top_best_of=s.top_best_of,
-                                 swiss_rounds=s.swiss_rounds, top_size=s.top_size),
-            seed=i.seed, version=i.version, created_at=utc(i.created_at) or i.created_at,
-            finished_at=utc(i.finished_at), players=i.players, rounds=i.rounds)
+    @field_validator("created_at", "finished_at")
+    @classmethod
+    def _in_utc(cls, moment: datetime | None) -> datetime | None:
+        return utc(moment)
 
 
 class PlayerIn(_In):
@@ -142,7 +148,9 @@ class PlayerIn(_In):
     """A late entry: byes for the rounds already played."""
 
 
-class PlayerOut(BaseModel):
+class PlayerOut(_Out):
+    """A participant (``turnir.services.players.PlayerInfo``)."""
+
     number: int
     name: str
     city: str
@@ -153,13 +161,6 @@ class PlayerOut(BaseModel):
     checked_in: bool
     person_id: int | None
     version: int
-
-    @staticmethod
-    def of(p: PlayerInfo) -> PlayerOut:
-        return PlayerOut(number=p.number, name=p.name, city=p.city, club=p.club,
-                         granted_byes=list(p.granted_byes), joined_round=p.joined_round,
-                         dropped_after=p.dropped_after, checked_in=p.checked_in,
-                         person_id=p.person_id, version=p.version)
 
 
 class CheckInIn(_In):
@@ -179,7 +180,9 @@ class TimerIn(_In):
     minutes: Annotated[int, Field(ge=1, le=600)]
 
 
-class TimerOut(BaseModel):
+class TimerOut(_Out):
+    """A round's clock (``turnir.services.reports.RoundTimer``)."""
+
     round: int
     started_at: datetime
     ends_at: datetime
@@ -187,6 +190,8 @@ class TimerOut(BaseModel):
 
 
 class ResultOut(BaseModel):
+    """A match result in the form ``MatchResult.to_json`` gives it (the audit log's)."""
+
     score: str
     wins_a: int
     wins_b: int
@@ -195,31 +200,34 @@ class ResultOut(BaseModel):
     ending: str
 
     @staticmethod
-    def of(r: MatchResult | None) -> ResultOut | None:
-        if r is None:
-            return None
-        return ResultOut(score=r.score, wins_a=r.wins_a, wins_b=r.wins_b, draws=r.draws,
-                         outcome=r.outcome.value, ending=r.ending.value)
+    def of(result: MatchResult) -> ResultOut:
+        return ResultOut.model_validate(result.to_json())
 
 
-class PairingOut(BaseModel):
+class PairingOut(_Out):
     table: int
     a: int
     b: int | None
     kind: str
     result: ResultOut | None
 
-    @staticmethod
-    def of(p: Pairing) -> PairingOut:
-        return PairingOut(table=p.table, a=p.a, b=p.b, kind=p.kind.value,
-                          result=ResultOut.of(p.result))
+    @field_validator("result", mode="before")
+    @classmethod
+    def _result(cls, value: Any) -> Any:
+        return value.to_json() if isinstance(value, MatchResult) else value
 
 
-class RoundOut(BaseModel):
+class RoundOut(_Out):
+    """A round with its pairings (the domain's ``Round``)."""
+
     number: int
     stage: str
     finished: bool
     pairings: list[PairingOut]
+
+    @staticmethod
+    def of(rnd: Round) -> RoundOut:
+        return RoundOut.model_validate(rnd)
 
 
 class ResultIn(_In):
@@ -228,6 +236,10 @@ class ResultIn(_In):
     """A judge's correction of a result already there (logged, S-6)."""
     expected_version: Annotated[int | None, Field(ge=1, le=2**31 - 1)] = None
     idempotency_key: Annotated[str | None, Field(min_length=1, max_length=200)] = None
+
+    def result(self) -> MatchResult:
+        """The score as typed (``parse_result``)."""
+        return parse_result(self.score)
 
 
 class RecordedOut(BaseModel):
@@ -238,6 +250,12 @@ class RecordedOut(BaseModel):
     result: ResultOut
     status: str
     version: int
+
+    @staticmethod
+    def of(done: RecordedResult) -> RecordedOut:
+        return RecordedOut(round=done.round, table=done.table, a=done.a, b=done.b,
+                           result=ResultOut.of(done.result), status=done.status.value,
+                           version=done.version)
 
 
 class ReportIn(_In):
@@ -253,6 +271,11 @@ class ReportOut(BaseModel):
     round: int
     table: int
     result: ResultOut
+
+    @staticmethod
+    def of(answer: ReportAnswer) -> ReportOut:
+        return ReportOut(status=answer.status.value, round=answer.round, table=answer.table,
+                         result=ResultOut.of(answer.result))
 
 
 class StandingOut(BaseModel):
@@ -288,13 +311,19 @@ class StandingOut(BaseModel):
             lot=row.lot, decided_by=row.decided_by.value if row.decided_by else None)
 
 
-class TiebreakOut(BaseModel):
-    key: str
+class TiebreakOut(_Out):
+    """A tiebreak (the domain's ``TieBreak``: its value is the key)."""
+
+    key: str = Field(validation_alias=AliasChoices("key", "value"))
     rule: str
     name_en: str
     name_ru: str
     explanation_en: str
     explanation_ru: str
+
+    @staticmethod
+    def of(tb: TieBreak) -> TiebreakOut:
+        return TiebreakOut.model_validate(tb)
 
 
 class StandingsOut(BaseModel):
@@ -303,11 +332,24 @@ class StandingsOut(BaseModel):
     tiebreaks: list[TiebreakOut]
     rows: list[StandingOut]
 
+    @staticmethod
+    def of(view: StandingsView) -> StandingsOut:
+        t = view.tournament
+        return StandingsOut(tournament=view.info.id, swiss_rounds_played=len(t.swiss_rounds),
+                            tiebreaks=[TiebreakOut.of(tb) for tb in TieBreak],
+                            rows=[StandingOut.of(t, row) for row in view.standings.rows])
+
 
 class PlaceOut(BaseModel):
     place: int
     player: int
     name: str
+
+    @staticmethod
+    def places(seats: list[Seat]) -> list[PlaceOut]:
+        """Final places from the first on."""
+        return [PlaceOut(place=i, player=s.number, name=s.name)
+                for i, s in enumerate(seats, start=1)]
 
 
 class FinishIn(_In):
@@ -318,18 +360,14 @@ class StaffIn(_In):
     """Give an account a role in the tournament (issue 10 item 1)."""
 
     login: Annotated[str, Field(min_length=1, max_length=100)]
-    role: JudgeRole = JudgeRole.FLOOR_JUDGE
+    role: StaffRole = StaffRole.FLOOR_JUDGE
 
 
-class StaffOut(BaseModel):
+class StaffOut(_Out):
     """A member of the tournament's staff; ``login`` is the account acting in the role
     (``None``: a judge named for the record, with no web rights)."""
 
     id: int
     name: str
-    role: JudgeRole
+    role: StaffRole
     login: str | None
-
-    @staticmethod
-    def of(j: JudgeInfo) -> StaffOut:
-        return StaffOut(id=j.id, name=j.name, role=j.role, login=j.login)

@@ -15,43 +15,45 @@ from turnir.web.public import safe_next
 from turnir.web.security import SESSION_COOKIE, client_address, cookie_secure
 
 
-def log_in(state: WebState, login: str, password: str, address: str) -> AccountInfo:
-    """Check the password under the rate limit (429 after too many failures), the counts
-    shared by every worker (``turnir.services.login_limits``)."""
-    return login_limits.log_in(state.db, login, password, address, limits=state.limiter,
-                               hasher=state.hasher)
+def sign_in(state: WebState, login: str, password: str, address: str) -> tuple[AccountInfo, str]:
+    """The account and a new session token for it, when the password is right: checked
+    under the rate limit (429 after too many failures), the counts shared by every worker
+    (``turnir.services.login_limits``)."""
+    account = login_limits.log_in(state.db, login, password, address, limits=state.limiter,
+                                  hasher=state.hasher)
+    return account, open_session(state.db, account, lifetime=state.session_lifetime)
 
 
-def create_auth_router() -> APIRouter:
-    router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
+"""The login and logout pages; ``turnir.web.app`` includes it."""
 
-    @router.get("/login", response_class=HTMLResponse)
-    def login_page(request: Request, next: str | None = None) -> HTMLResponse:
-        return render(request, "login.html", next=safe_next(next), login="", title=None)
 
-    @router.post("/login", dependencies=[Depends(require_csrf)])
-    def login(request: Request, state: StateDep, visitor: VisitorDep,
-              login: Annotated[str, Form(max_length=100)],
-              password: Annotated[str, Form(max_length=1000)],
-              next: Annotated[str, Form(max_length=2000)] = "/") -> Response:
-        account = log_in(state, login, password, client_address(request))
-        if visitor.session_token is not None and not visitor.bearer:
-            close_session(state.db, visitor.session_token)  # the browser's previous login
-        token = open_session(state.db, account, lifetime=state.session_lifetime)
-        response = done(request, safe_next(next))
-        response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="lax",
-                            secure=cookie_secure(request, state.settings), path="/",
-                            max_age=int(state.session_lifetime.total_seconds()))
-        rotate_csrf(request, response, token)
-        return response
+@router.get("/login", response_class=HTMLResponse)
+def login_page(request: Request, next: str | None = None) -> HTMLResponse:
+    return render(request, "login.html", next=safe_next(next), login="", title=None)
 
-    @router.post("/logout", dependencies=[Depends(require_csrf)])
-    def logout(request: Request, state: StateDep, visitor: VisitorDep) -> Response:
-        if visitor.session_token is not None:
-            close_session(state.db, visitor.session_token)
-        response = done(request, "/")
-        response.delete_cookie(SESSION_COOKIE, path="/")
-        rotate_csrf(request, response, None)
-        return response
 
-    return router
+@router.post("/login", dependencies=[Depends(require_csrf)])
+def login(request: Request, state: StateDep, visitor: VisitorDep,
+          login: Annotated[str, Form(max_length=100)],
+          password: Annotated[str, Form(max_length=1000)],
+          next: Annotated[str, Form(max_length=2000)] = "/") -> Response:
+    _, token = sign_in(state, login, password, client_address(request))
+    if visitor.session_token is not None and not visitor.bearer:
+        close_session(state.db, visitor.session_token)  # the browser's previous login
+    response = done(request, safe_next(next))
+    response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="lax",
+                        secure=cookie_secure(request, state.settings), path="/",
+                        max_age=int(state.session_lifetime.total_seconds()))
+    rotate_csrf(request, response, token)
+    return response
+
+
+@router.post("/logout", dependencies=[Depends(require_csrf)])
+def logout(request: Request, state: StateDep, visitor: VisitorDep) -> Response:
+    if visitor.session_token is not None:
+        close_session(state.db, visitor.session_token)
+    response = done(request, "/")
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    rotate_csrf(request, response, None)
+    return response

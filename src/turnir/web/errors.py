@@ -1,11 +1,21 @@
 """Errors as people see them: a ``UserError`` is a clear message on the page (the form stays
 as it was typed: HTMX forms show it above the form without reloading) or a 4xx JSON body
 ``{"code", "message"}`` in the API; anything else is a short "internal error" page or body,
-logged on the server, never a traceback."""
+logged on the server, never a traceback.
+
+Every message is in the reader's language (``turnir.i18n.error_text``, the ``errors``
+catalogue): a page in the page's language (``turnir_lang`` cookie, else ``Accept-Language``,
+else the site's default: ``turnir.web.i18n.negotiate``), the API by the ``turnir_lang``
+cookie of a browser session, else ``Accept-Language``, Russian when neither asks for Russian
+or English (``turnir.i18n.accept_language_locale``). Errors that are not ``UserError``\\s
+(a malformed request, an unknown page, a body over the limit, a failure) are given a
+template of their own here, so they are translated the same way.
+"""
 
 from __future__ import annotations
 
 import logging
+from typing import Any
 from urllib.parse import quote
 
 from fastapi import FastAPI, Request
@@ -16,31 +26,38 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Scope
 
 from turnir.errors import ConflictError, ForbiddenError, NotFoundError, UserError
+from turnir.i18n import accept_language_locale, error_text
 from turnir.services.reports import NotAllowedError
-from turnir.web.deps import is_htmx, render
+from turnir.web.deps import get_visitor, is_htmx, render
 from turnir.web.i18n import COOKIE as LANG_COOKIE
-from turnir.web.i18n import negotiate
+from turnir.web.i18n import LOCALES
 from turnir.web.limits import BodyTooLarge
-from turnir.web.security import BadCsrf, Forbidden, LoginRequired, TooManyAttempts
-from turnir.web.templating import ERROR_TEXTS
+from turnir.web.security import LoginRequired, TooManyAttempts
 
 log = logging.getLogger("turnir.web")
 
 API_PREFIX = "/api/"
 
 
+STATUSES: tuple[tuple[type[UserError] | tuple[type[UserError], ...], int], ...] = (
+    (LoginRequired, 401),
+    ((ForbiddenError, NotAllowedError), 403),
+    (NotFoundError, 404),
+    (ConflictError, 409),
+    (TooManyAttempts, 429),
+)
+"""The status of each family of ``UserError``; any other is 422."""
+
+
+def status_in(error: UserError,
+              statuses: tuple[tuple[type[UserError] | tuple[type[UserError], ...], int], ...],
+              ) -> int:
+    """The status of the first family ``error`` belongs to (422 for none)."""
+    return next((status for kinds, status in statuses if isinstance(error, kinds)), 422)
+
+
 def status_of(error: UserError) -> int:
-    if isinstance(error, LoginRequired):
-        return 401
-    if isinstance(error, Forbidden | ForbiddenError | NotAllowedError | BadCsrf):
-        return 403
-    if isinstance(error, NotFoundError):
-        return 404
-    if isinstance(error, ConflictError):
-        return 409
-    if isinstance(error, TooManyAttempts):
-        return 429
-    return 422
+    return status_in(error, STATUSES)
 
 
 def is_api(request: Request) -> bool:
@@ -51,67 +68,83 @@ def error_body(code: str, message: str) -> dict[str, str]:
     return {"code": code, "message": message}
 
 
-def api_message(request: Request, code: str, message: str) -> str:
-    """The API's message in the language the client asked for (the ``turnir_lang`` cookie or
-    ``Accept-Language``: Russian first, the English detail kept, as the pages show it);
-    English as it is when it asked for none, or for English, or the code has no text."""
-    asked = request.cookies.get(LANG_COOKIE) or request.headers.get("accept-language")
-    if not asked or code not in ERROR_TEXTS:
-        return message
-    locale = negotiate(request.cookies.get(LANG_COOKIE), request.headers.get("accept-language"),
-                       "en")
-    if locale == "en":
-        return message
-    return f"{request.app.state.web.templates.gettext[locale](ERROR_TEXTS[code])} ({message})"
+def api_locale(request: Request) -> str:
+    """The API's language: a browser session's ``turnir_lang`` choice, else the client's
+    ``Accept-Language``; Russian when it asks for neither language."""
+    chosen = request.cookies.get(LANG_COOKIE)
+    if chosen in LOCALES:
+        return chosen
+    return accept_language_locale(request.headers.get("accept-language"))
 
 
-def _message_response(request: Request, status: int, message: str, code: str,
-                      headers: dict[str, str] | None = None) -> Response:
+def message_response(request: Request, status: int, error: UserError,
+                     headers: dict[str, str] | None = None) -> Response:
+    """``error`` answered with ``status``: JSON under ``/api``, the page's message area for
+    HTMX, a redirect to the login for a page that needs one, an error page otherwise."""
     if is_api(request):
         if status == 401:
             headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
-        return JSONResponse(error_body(code, api_message(request, code, message)),
+        return JSONResponse(error_body(error.code, error_text(error, api_locale(request))),
                             status_code=status, headers=headers)
+    message = error_text(error, get_visitor(request).locale)
     if is_htmx(request):
         response = render(request, "_message.html", status=status, message=message,
-                          kind="error", code=code)
+                          kind="error", code=error.code)
         response.headers["HX-Retarget"] = "#messages"
         response.headers["HX-Reswap"] = "innerHTML"
         return response
     if status == 401 and request.method == "GET":
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         return RedirectResponse(f"/login?next={quote(target)}", status_code=303)
-    return render(request, "error.html", status=status, message=message, code=code,
+    return render(request, "error.html", status=status, message=message, code=error.code,
                   kind="error")
 
 
 async def user_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, UserError)
-    return _message_response(request, status_of(error), error.message, error.code)
+    return message_response(request, status_of(error), error)
+
+
+def invalid_request(errors: list[Any]) -> UserError:
+    """The first problem pydantic found, named by its field (the request's parts left out)."""
+    first = errors[0] if errors else {}
+    where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path"))
+    problem = str(first.get("msg", "invalid request"))
+    if where:
+        return UserError("{field}: {problem}", code="invalid_request", field=where,
+                         problem=problem)
+    return UserError("the request is not valid: {problem}", code="invalid_request",
+                     problem=problem)
 
 
 async def validation_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, RequestValidationError)
-    errors = error.errors()
-    first = errors[0] if errors else {}
-    where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path"))
-    message = f"{where}: {first.get('msg', 'invalid request')}" if where else str(
-        first.get("msg", "invalid request"))
-    return _message_response(request, 422, message, "invalid_request")
+    return message_response(request, 422, invalid_request(list(error.errors())))
+
+
+def http_refusal(status: int, detail: object) -> tuple[int, UserError]:
+    """What a Starlette ``HTTPException`` (no route, no such method, an unreadable body)
+    says, as a translated error, with the status answered."""
+    if status == 404:
+        return 404, UserError("no such page", code="not_found")
+    if status == 405:
+        return 405, UserError("this page does not take this method", code="method_not_allowed")
+    if status == 413:
+        return 413, UserError("the request is too large for the server", code="too_large")
+    if status == 400:  # a body that cannot be read at all: like any malformed request
+        return 422, UserError("the request cannot be read", code="invalid_request")
+    return status, UserError("the request was refused: {detail}", code="http_error",
+                             detail=str(detail) if detail else status)
 
 
 async def http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, StarletteHTTPException)
-    status = error.status_code
-    code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(
-        status, "http_error")
-    message = str(error.detail) if error.detail else "error"
-    if status == 404:
-        message = "no such page"
-    if status == 400:  # a body that cannot be read at all: like any malformed request
-        status, code = 422, "invalid_request"
-    response = _message_response(request, status, message, code,
-                                 dict(error.headers) if error.headers else None)
+    if isinstance(error, BodyTooLarge):
+        status, refused = 413, error.reason
+    else:
+        status, refused = http_refusal(error.status_code, error.detail)
+    response = message_response(request, status, refused,
+                                dict(error.headers) if error.headers else None)
     if error.headers and not is_api(request):
         response.headers.update(error.headers)
     return response
@@ -120,14 +153,13 @@ async def http_error(request: Request, error: Exception) -> Response:
 async def too_large(scope: Scope, error: BodyTooLarge) -> Response:
     """The 413 answer of ``turnir.web.limits.BodyLimit`` (it has not called the app)."""
     request = Request(scope)
-    return await run_in_threadpool(_message_response, request, 413, str(error.detail),
-                                   "too_large")
+    return await run_in_threadpool(message_response, request, 413, error.reason)
 
 
 async def internal_error(request: Request, error: Exception) -> Response:
     log.exception("internal error on %s %s", request.method, request.url.path, exc_info=error)
-    return _message_response(request, 500, "internal error; the server logged it",
-                             "internal_error")
+    return message_response(request, 500, UserError("internal error; the server logged it",
+                                                    code="internal_error"))
 
 
 def install(app: FastAPI) -> None:

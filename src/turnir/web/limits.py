@@ -29,28 +29,35 @@ from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from turnir.errors import Term, UserError
+
 log = logging.getLogger("turnir.web")
 
 Refusal = Callable[[Scope, "BodyTooLarge"], Awaitable[Response]]
 """Builds the 413 answer for a request (the app's error pages)."""
 
 
-def size_text(size: int) -> str:
-    """``2 MB``, ``512 KB``, ``1000 bytes``."""
+def size_parts(size: int) -> tuple[int, Term]:
+    """``(2, "MB")``, ``(512, "KB")``, ``(1000, "bytes")``: a size in its largest whole unit."""
     if size % (1024 * 1024) == 0:
-        return f"{size // (1024 * 1024)} MB"
+        return size // (1024 * 1024), Term("MB")
     if size % 1024 == 0:
-        return f"{size // 1024} KB"
-    return f"{size} bytes"
+        return size // 1024, Term("KB")
+    return size, Term("bytes")
 
 
 class BodyTooLarge(HTTPException):
-    """A request body over its limit (413)."""
+    """A request body over its limit (413); ``reason`` says so in the reader's language."""
 
     def __init__(self, limit: int, *, upload: bool) -> None:
-        what = "the file upload" if upload else "the request"
-        super().__init__(status_code=413,
-                         detail=f"{what} is larger than {size_text(limit)}")
+        size, unit = size_parts(limit)
+        if upload:
+            self.reason = UserError("the file upload is larger than {size} {unit}",
+                                    code="too_large", size=size, unit=unit)
+        else:
+            self.reason = UserError("the request is larger than {size} {unit}",
+                                    code="too_large", size=size, unit=unit)
+        super().__init__(status_code=413, detail=self.reason.message)
         self.limit = limit
         self.upload = upload
 

@@ -20,12 +20,17 @@ malformed request (``invalid_request``) or an event the game refuses (``illegal_
 ``out_of_order``, ``inconsistent_event``…), 404 for an unknown game (``game_not_found``), 409
 for a conflict (``game_exists``, ``game_over``). The router handles its own errors, so it works
 the same mounted in the main site or standalone (``create_robot_app``).
+
+The routes are one module-level ``router``; what they act on (the ``Robot``, who may call, the
+``ResultLedger``) is a ``RobotApi`` in the app's state (``bind``), or bound to a copy of the
+router (``create_robot_router``, to mount it in another app).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response
@@ -63,6 +68,7 @@ from turnir.robot.schemas import (
     event_to_domain,
 )
 from turnir.robot.sink import ResultSink, WebhookResultSink
+from turnir.web.errors import status_in
 from turnir.web.headers import SecurityHeaders
 from turnir.web.limits import BodyLimit, json_refusal
 from turnir.web.proxies import TrustedProxies
@@ -81,20 +87,12 @@ def error_response(status: int, code: str, message: str,
     return JSONResponse(status_code=status, content={"error": body})
 
 
-def _status_of(error: UserError) -> int:
-    if isinstance(error, RobotUnauthorized):
-        return 401
-    if isinstance(error, RobotForbidden):
-        return 403
-    if isinstance(error, NotFoundError):
-        return 404
-    if isinstance(error, ConflictError):
-        return 409
-    return 422
+_STATUSES: tuple[tuple[type[UserError], int], ...] = (
+    (RobotUnauthorized, 401), (RobotForbidden, 403), (NotFoundError, 404), (ConflictError, 409))
 
 
 def _error_of(exc: UserError) -> JSONResponse:
-    response = error_response(_status_of(exc), exc.code, exc.message)
+    response = error_response(status_in(exc, _STATUSES), exc.code, exc.message)
     if isinstance(exc, RobotUnauthorized):
         response.headers["WWW-Authenticate"] = (
             'Bearer realm="turnir robot"' if exc.code == "unauthorized"
@@ -104,41 +102,62 @@ def _error_of(exc: UserError) -> JSONResponse:
 
 CREDENTIAL = "robot_credential"
 """Where an authenticated request keeps its ``RobotCredential`` (``request.state``)."""
+BOUND = "robot_api"
+"""Where a request keeps the ``RobotApi`` it is served by (``request.state``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RobotApi:
+    """What the robot's routes act on."""
+
+    robot: Robot
+    tokens: TokenVerifier
+    """Who may call them (every route needs a valid token; see the module doc)."""
+    results: ResultLedger | None = None
+    """Where ``GET /results`` reads what became of the ended games in their tournaments
+    (``None``: the route answers 404 ``no_results``)."""
+
+
+def bind(app: FastAPI, api: RobotApi) -> None:
+    """Serve the module's ``router`` in ``app`` with ``api``."""
+    app.state.robot_api = api
 
 
 class RobotRoute(APIRoute):
-    """Checks the request's token with ``verifier`` first (before the body is read), then
-    turns validation errors and ``UserError`` into the API's JSON errors."""
+    """Checks the request's token first (before the body is read), then turns validation
+    errors and ``UserError`` into the API's JSON errors."""
 
-    verifier: ClassVar[TokenVerifier | None] = None
-    """Set on the subclass each router makes (``_route_for``); ``None``: no token checked."""
+    bound: ClassVar[RobotApi | None] = None
+    """Set on the copy of the router ``create_robot_router`` makes; ``None``: the app's
+    (``bind``)."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
-        verifier = self.verifier
+        bound = self.bound
 
         async def guarded(request: Request) -> Response:
             try:
-                if verifier is not None:
-                    credential = await run_in_threadpool(
-                        authenticate, verifier, request.headers.get("authorization"))
-                    setattr(request.state, CREDENTIAL, credential)
+                api = bound if bound is not None else request.app.state.robot_api
+                setattr(request.state, BOUND, api)
+                credential = await run_in_threadpool(
+                    authenticate, api.tokens, request.headers.get("authorization"))
+                setattr(request.state, CREDENTIAL, credential)
                 return await handler(request)
             except RequestValidationError as exc:
-                errors = jsonable_encoder(exc.errors())
-                first = errors[0] if errors else {}
-                where = ".".join(str(p) for p in first.get("loc", ()))
-                message = f"{where}: {first.get('msg', 'invalid request')}" if where else (
-                    first.get("msg", "invalid request"))
-                return error_response(422, "invalid_request", message, errors)
+                return _invalid(exc)
             except UserError as exc:
                 return _error_of(exc)
 
         return guarded
 
 
-def _route_for(tokens: TokenVerifier) -> type[RobotRoute]:
-    return type("AuthenticatedRobotRoute", (RobotRoute,), {"verifier": tokens})
+def _invalid(exc: RequestValidationError) -> JSONResponse:
+    errors = jsonable_encoder(exc.errors())
+    first = errors[0] if errors else {}
+    where = ".".join(str(p) for p in first.get("loc", ()))
+    message = f"{where}: {first.get('msg', 'invalid request')}" if where else (
+        first.get("msg", "invalid request"))
+    return error_response(422, "invalid_request", message, errors)
 
 
 _bearer = HTTPBearer(auto_error=False, scheme_name="robot token",
@@ -154,7 +173,24 @@ def _credential(request: Request,
     return credential
 
 
+def _robot(request: Request) -> Robot:
+    api: RobotApi = getattr(request.state, BOUND)
+    return api.robot
+
+
+def _ledger(request: Request) -> ResultLedger:
+    api: RobotApi = getattr(request.state, BOUND)
+    if api.results is None:
+        raise NotFoundError("this robot keeps no tournament results", code="no_results")
+    return api.results
+
+
 CredentialDep = Annotated[RobotCredential, Depends(_credential)]
+"""The caller's token (checked by ``RobotRoute``)."""
+RobotDep = Annotated[Robot, Depends(_robot)]
+"""The robot the routes act on."""
+LedgerDep = Annotated[ResultLedger, Depends(_ledger)]
+"""What became of the ended games in their tournaments."""
 
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -170,29 +206,30 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 ResultState = Literal["no_tournament", "waiting", "applied", "unapplied", "dismissed"]
 
 
-class _Scope:
-    """Which of a robot's games a credential sees and acts on (its tournament's)."""
+def _owner(robot: Robot, game_id: str) -> int | None:
+    """The tournament of a registered game (``None``: not linked); 404 when unknown."""
+    link = robot.link(game_id)
+    return None if link is None else link.tournament_id
 
-    def __init__(self, robot: Robot) -> None:
-        self.robot = robot
 
-    def owner(self, game_id: str) -> int | None:
-        """The tournament of a registered game (``None``: not linked); 404 when unknown."""
-        link = self.robot.link(game_id)
-        return None if link is None else link.tournament_id
+def _visible(robot: Robot, credential: RobotCredential, game_id: str) -> bool:
+    """Whether the credential sees the game (a tournament's token: its tournament's)."""
+    if credential.tournament_id is None:
+        return True
+    try:
+        return credential.covers(_owner(robot, game_id))
+    except NotFoundError:  # a kept decision of a game not loaded: not the token's
+        return False
 
-    def visible(self, credential: RobotCredential, game_id: str) -> bool:
-        if credential.tournament_id is None:
-            return True
-        try:
-            return credential.covers(self.owner(game_id))
-        except NotFoundError:  # a kept decision of a game not loaded: not the token's
-            return False
 
-    def allowed(self, credential: RobotCredential, game_id: str) -> str:
-        """``game_id`` when the credential covers it; else 403 (404 when unknown)."""
-        credential.require(self.owner(game_id), f"game {game_id!r}")
-        return game_id
+def _allowed(robot: Robot, credential: RobotCredential, game_id: str) -> str:
+    """``game_id`` when the credential covers it; else 403 (404 when unknown)."""
+    credential.require(_owner(robot, game_id), f"game {game_id!r}")
+    return game_id
+
+
+def _game_out(robot: Robot, game_id: str) -> GameOut:
+    return GameOut.build(robot.snapshot(game_id), robot.link(game_id))
 
 
 def _check_run_out(run: CheckRun, keep: Callable[[str], bool]) -> CheckRunOut:
@@ -205,87 +242,102 @@ def _check_run_out(run: CheckRun, keep: Callable[[str], bool]) -> CheckRunOut:
                   for o in run.outcomes if keep(o.game_id)])
 
 
+router = APIRouter(prefix=PREFIX, tags=["robot"], route_class=RobotRoute, responses=_ERRORS)
+"""The robot's routes (``bind`` the ``RobotApi`` they act on)."""
+
+
+@router.post("/games", status_code=201, response_model=GameOut)
+def register_game(robot: RobotDep, body: GameIn, credential: CredentialDep) -> GameOut:
+    link = None if body.tournament is None else body.tournament.to_link()
+    credential.require(None if link is None else link.tournament_id, f"game {body.game_id!r}")
+    with suppress(NotFoundError):  # registered already: it must be the token's game
+        _allowed(robot, credential, body.game_id)
+    snapshot = robot.register(body.to_setup(), link)
+    return GameOut.build(snapshot, robot.link(body.game_id))
+
+
+@router.get("/games", response_model=list[GameOut])
+def list_games(robot: RobotDep, credential: CredentialDep) -> list[GameOut]:
+    return [_game_out(robot, g) for g in robot.game_ids() if _visible(robot, credential, g)]
+
+
+@router.get("/games/{game_id}", response_model=GameOut)
+def read_game(robot: RobotDep, game_id: GameId, credential: CredentialDep) -> GameOut:
+    return _game_out(robot, _allowed(robot, credential, game_id))
+
+
+@router.post("/games/{game_id}/events", response_model=PostedOut)
+def post_event(robot: RobotDep, game_id: GameId, body: EventIn,
+               credential: CredentialDep) -> PostedOut:
+    snapshot, decisions = robot.post(_allowed(robot, credential, game_id),
+                                     event_to_domain(body))
+    return PostedOut(game=GameOut.build(snapshot, robot.link(game_id)),
+                     decisions=[DecisionOut.build(d) for d in decisions])
+
+
+@router.post("/games/{game_id}/events/batch", response_model=PostedOut)
+def post_events(robot: RobotDep, game_id: GameId, body: EventsIn,
+                credential: CredentialDep) -> PostedOut:
+    snapshot, decisions = robot.post_many(_allowed(robot, credential, game_id),
+                                          [event_to_domain(e) for e in body.events])
+    return PostedOut(game=GameOut.build(snapshot, robot.link(game_id)),
+                     decisions=[DecisionOut.build(d) for d in decisions])
+
+
+@router.get("/games/{game_id}/decisions", response_model=list[DecisionOut])
+def game_decisions(robot: RobotDep, game_id: GameId,
+                   credential: CredentialDep) -> list[DecisionOut]:
+    return [DecisionOut.build(d) for d in robot.decisions(_allowed(robot, credential, game_id))]
+
+
+@router.get("/decisions", response_model=list[DecisionOut])
+def all_decisions(robot: RobotDep, credential: CredentialDep,
+                  since: Annotated[int, Query(ge=0)] = 0) -> list[DecisionOut]:
+    if credential.tournament_id is None:
+        return [DecisionOut.build(d) for d in robot.store.since(since)]
+    # a tournament's token counts positions among its own games' decisions
+    own = [d for d in robot.store.since(0) if _visible(robot, credential, d.game_id)]
+    return [DecisionOut.build(d) for d in own[since:]]
+
+
+@router.post("/checks/run", response_model=CheckRunOut)
+def run_checks(robot: RobotDep, credential: CredentialDep) -> CheckRunOut:
+    # only what is due anyway; the answer shows the token's games
+    return _check_run_out(robot.run_due_checks(),
+                          lambda game_id: _visible(robot, credential, game_id))
+
+
+RESULTS_PATH = f"{PREFIX}/results"
+
+
+@router.get("/results", response_model=list[OnlineResultOut])
+def online_results(
+    ledger: LedgerDep,
+    credential: CredentialDep,
+    tournament: Annotated[int | None, Query(ge=1)] = None,
+    state: ResultState | None = None,
+) -> list[OnlineResultOut]:
+    if credential.tournament_id is not None:
+        if tournament is None:
+            tournament = credential.tournament_id
+        credential.require(tournament, "the results asked for")
+    return [OnlineResultOut.build(r)
+            for r in ledger.results(tournament_id=tournament, state=state)]
+
+
 def create_robot_router(robot: Robot, *, tokens: TokenVerifier,
                         results: ResultLedger | None = None) -> APIRouter:
-    """The robot's routes, bound to one ``Robot``; ``tokens``: who may call them (every route
-    needs a valid token; see the module doc); ``results``: where ``GET /results`` reads what
-    became of the ended games in their tournaments (absent: no such route)."""
-    router = APIRouter(prefix=PREFIX, tags=["robot"], route_class=_route_for(tokens),
-                       responses=_ERRORS)
-    scope = _Scope(robot)
-
-    def game_out(game_id: str) -> GameOut:
-        return GameOut.build(robot.snapshot(game_id), robot.link(game_id))
-
-    @router.post("/games", status_code=201, response_model=GameOut)
-    def register_game(body: GameIn, credential: CredentialDep) -> GameOut:
-        link = None if body.tournament is None else body.tournament.to_link()
-        credential.require(None if link is None else link.tournament_id,
-                           f"game {body.game_id!r}")
-        with suppress(NotFoundError):  # registered already: it must be the token's game
-            scope.allowed(credential, body.game_id)
-        snapshot = robot.register(body.to_setup(), link)
-        return GameOut.build(snapshot, robot.link(body.game_id))
-
-    @router.get("/games", response_model=list[GameOut])
-    def list_games(credential: CredentialDep) -> list[GameOut]:
-        return [game_out(g) for g in robot.game_ids() if scope.visible(credential, g)]
-
-    @router.get("/games/{game_id}", response_model=GameOut)
-    def read_game(game_id: GameId, credential: CredentialDep) -> GameOut:
-        return game_out(scope.allowed(credential, game_id))
-
-    @router.post("/games/{game_id}/events", response_model=PostedOut)
-    def post_event(game_id: GameId, body: EventIn, credential: CredentialDep) -> PostedOut:
-        snapshot, decisions = robot.post(scope.allowed(credential, game_id),
-                                         event_to_domain(body))
-        return PostedOut(game=GameOut.build(snapshot, robot.link(game_id)),
-                         decisions=[DecisionOut.build(d) for d in decisions])
-
-    @router.post("/games/{game_id}/events/batch", response_model=PostedOut)
-    def post_events(game_id: GameId, body: EventsIn, credential: CredentialDep) -> PostedOut:
-        snapshot, decisions = robot.post_many(scope.allowed(credential, game_id),
-                                              [event_to_domain(e) for e in body.events])
-        return PostedOut(game=GameOut.build(snapshot, robot.link(game_id)),
-                         decisions=[DecisionOut.build(d) for d in decisions])
-
-    @router.get("/games/{game_id}/decisions", response_model=list[DecisionOut])
-    def game_decisions(game_id: GameId, credential: CredentialDep) -> list[DecisionOut]:
-        return [DecisionOut.build(d)
-                for d in robot.decisions(scope.allowed(credential, game_id))]
-
-    @router.get("/decisions", response_model=list[DecisionOut])
-    def all_decisions(credential: CredentialDep,
-                      since: Annotated[int, Query(ge=0)] = 0) -> list[DecisionOut]:
-        if credential.tournament_id is None:
-            return [DecisionOut.build(d) for d in robot.store.since(since)]
-        # a tournament's token counts positions among its own games' decisions
-        own = [d for d in robot.store.since(0) if scope.visible(credential, d.game_id)]
-        return [DecisionOut.build(d) for d in own[since:]]
-
-    @router.post("/checks/run", response_model=CheckRunOut)
-    def run_checks(credential: CredentialDep) -> CheckRunOut:
-        # only what is due anyway; the answer shows the token's games
-        return _check_run_out(robot.run_due_checks(),
-                              lambda game_id: scope.visible(credential, game_id))
-
-    if results is not None:
-        ledger = results
-
-        @router.get("/results", response_model=list[OnlineResultOut])
-        def online_results(
-            credential: CredentialDep,
-            tournament: Annotated[int | None, Query(ge=1)] = None,
-            state: ResultState | None = None,
-        ) -> list[OnlineResultOut]:
-            if credential.tournament_id is not None:
-                if tournament is None:
-                    tournament = credential.tournament_id
-                credential.require(tournament, "the results asked for")
-            return [OnlineResultOut.build(r)
-                    for r in ledger.results(tournament_id=tournament, state=state)]
-
-    return router
+    """A copy of ``router`` bound to one ``Robot`` (``RobotApi``), to mount in any app; without
+    ``results`` it has no ``/results``."""
+    route_class = type("BoundRobotRoute", (RobotRoute,),
+                       {"bound": RobotApi(robot, tokens, results)})
+    copy = APIRouter(tags=["robot"], route_class=route_class, responses=_ERRORS)
+    for route in router.routes:
+        if isinstance(route, APIRoute) and (results is not None or route.path != RESULTS_PATH):
+            copy.add_api_route(route.path, route.endpoint, methods=sorted(route.methods or ()),
+                               status_code=route.status_code,
+                               response_model=route.response_model)
+    return copy
 
 
 def create_robot_app(robot: Robot | None = None, *, tokens: TokenVerifier,
@@ -327,7 +379,8 @@ def create_robot_app(robot: Robot | None = None, *, tokens: TokenVerifier,
                 close()
 
     app = FastAPI(title="turnir robot", version="1", lifespan=lifespan)
-    app.include_router(create_robot_router(robot, tokens=tokens, results=results))
+    bind(app, RobotApi(robot, tokens, results))
+    app.include_router(router)
     # bodies over 2 MB refused before they are read; the web app's security headers
     app.add_middleware(BodyLimit, max_body=ROBOT_MAX_BODY, max_upload=ROBOT_MAX_BODY,
                        refusal=json_refusal)

@@ -28,7 +28,7 @@ from enum import StrEnum
 
 from fastapi import Request
 
-from turnir.errors import UserError
+from turnir.errors import ForbiddenError, UserError
 from turnir.services.accounts import AccountInfo, AccountRole
 from turnir.services.login_limits import LoginLimits
 from turnir.services.login_limits import TooManyAttempts as TooManyAttempts
@@ -40,24 +40,6 @@ CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "x-csrf-token"
 
 
-class LoginRequired(UserError):
-    """The action needs a logged-in account (the API answers 401, pages go to the login)."""
-
-    code = "login_required"
-
-
-class Forbidden(UserError):
-    """Logged in, but the role does not allow this (403)."""
-
-    code = "forbidden"
-
-
-class BadCsrf(UserError):
-    """A form without a valid CSRF token (403)."""
-
-    code = "csrf"
-
-
 class Role(StrEnum):
     """The roles of the authorization matrix: the account roles and the anonymous public."""
 
@@ -66,6 +48,22 @@ class Role(StrEnum):
     FLOOR_JUDGE = "floor_judge"
     HEAD_JUDGE = "head_judge"
     ORGANIZER = "organizer"
+
+
+class LoginRequired(UserError):
+    """The action needs a logged-in account (the API answers 401, pages go to the login)."""
+
+    code = "login_required"
+
+
+class Forbidden(ForbiddenError):
+    """Logged in, but the role does not allow this (403)."""
+
+
+class BadCsrf(ForbiddenError):
+    """A form without a valid CSRF token (403)."""
+
+    code = "csrf"
 
 
 ORGANIZER = frozenset({Role.ORGANIZER})
