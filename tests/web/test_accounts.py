@@ -278,7 +278,7 @@ def test_item13_organizer_resets_a_password(db: Database, any_clients: Clients) 
     assert found, drawn.text
     assert authenticate(db, "anna", found.group(1), hasher=FAST).login == "anna"
     short = _form(organizer, "/accounts/anna/password", {"password": "short"},
-                  **{"hx-request": "true"})
+                  **{"hx-request": "true", "accept-language": "en"})
     assert short.status_code == 422 and "at least 8 characters" in short.text
     api = organizer.put("/api/v1/accounts/anna/password", json={"password": "api password!"},
                         headers=_bearer(any_clients.new(), "org"))

@@ -127,7 +127,8 @@ def parse_color(text: str) -> chess.Color:
         return chess.WHITE
     if value in ("black", "b"):
         return chess.BLACK
-    raise UserError(f"unknown colour {text!r}: use white or black", code="invalid_color")
+    raise UserError("unknown colour {text!r}: use white or black", code="invalid_color",
+                    text=text)
 
 
 @dataclass(frozen=True)
@@ -189,13 +190,14 @@ class TimeControl:
     def _parse(text: str, *, base_unit_ms: int) -> TimeControl:
         match = _TC.match(text)
         if match is None:
-            raise UserError(f"bad time control {text!r}: expected base+increment like 3+0",
-                            code="invalid_time_control")
+            raise UserError("bad time control {text!r}: expected base+increment like 3+0",
+                            code="invalid_time_control", text=text)
         try:
             base = Decimal(match.group(1)) * base_unit_ms
             increment = Decimal(match.group(2)) * 1_000
         except InvalidOperation as exc:  # pragma: no cover - the regex admits only numbers
-            raise UserError(f"bad time control {text!r}", code="invalid_time_control") from exc
+            raise UserError("bad time control {text!r}", code="invalid_time_control",
+                            text=text) from exc
         return TimeControl(base_ms=int(base), increment_ms=int(increment))
 
     def label(self) -> str:

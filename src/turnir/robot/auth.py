@@ -83,10 +83,12 @@ class RobotCredential:
         if self.covers(tournament_id):
             return
         if tournament_id is None:
-            raise RobotForbidden(f"{what} is not linked to a tournament; the token is for "
-                                 f"tournament #{self.tournament_id} only", code="wrong_tournament")
-        raise RobotForbidden(f"{what} belongs to tournament #{tournament_id}; the token is for "
-                             f"tournament #{self.tournament_id} only", code="wrong_tournament")
+            raise RobotForbidden("{what} is not linked to a tournament; the token is for "
+                                 "tournament #{own} only", code="wrong_tournament",
+                                 what=what, own=self.tournament_id)
+        raise RobotForbidden("{what} belongs to tournament #{tournament}; the token is for "
+                             "tournament #{own} only", code="wrong_tournament", what=what,
+                             tournament=tournament_id, own=self.tournament_id)
 
 
 class TokenVerifier(Protocol):
@@ -107,8 +109,9 @@ class StaticTokens:
     def of(cls, token: str, *, tournament_id: int | None = None) -> StaticTokens:
         """One token (for the deployment, or for ``tournament_id``)."""
         if not well_formed(token):
-            raise UserError(f"a robot token starts with {TOKEN_PREFIX!r} and has at most "
-                            f"{MAX_TOKEN_LENGTH} printable characters", code="invalid_token")
+            raise UserError("a robot token starts with {prefix!r} and has at most {max} "
+                            "printable characters", code="invalid_token", prefix=TOKEN_PREFIX,
+                            max=MAX_TOKEN_LENGTH)
         return cls({token_hash(token): tournament_id})
 
     def verify(self, token: str) -> RobotCredential | None:
@@ -125,8 +128,8 @@ def bearer_token(authorization: str | None) -> str:
     is missing or not a bearer token."""
     if authorization is None or not authorization.strip():
         raise RobotUnauthorized("the robot's API needs the game server's token: send "
-                                "'Authorization: Bearer <token>' (turnir robot token create)",
-                                code="unauthorized")
+                                "'Authorization: Bearer <token>' (the server's operator "
+                                "creates one)", code="unauthorized")
     scheme, _, token = authorization.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise RobotUnauthorized("the Authorization header must be 'Bearer <token>'",

@@ -32,11 +32,10 @@ from turnir.domain.robot_rules import (
     Rule,
     TimeControl,
     check_schedule,
-    color_name,
     find_lagger,
     flag_fall_result,
 )
-from turnir.errors import ConflictError, UserError
+from turnir.errors import ConflictError, Term, UserError
 
 _UCI = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")
 _GAME_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,100}$")
@@ -87,8 +86,8 @@ class GameSetup:
 
     def __post_init__(self) -> None:
         if not _GAME_ID.match(self.game_id):
-            raise UserError(f"bad game id {self.game_id!r}: use 1-100 letters, digits, ._:-",
-                            code="invalid_game_id")
+            raise UserError("bad game id {game!r}: use 1-100 letters, digits, ._:-",
+                            code="invalid_game_id", game=self.game_id)
         if not self.white.strip() or not self.black.strip():
             raise UserError("both players need a name", code="invalid_player")
         if self.started_at_ms is not None and self.started_at_ms < self.round_start_ms:
@@ -97,7 +96,8 @@ class GameSetup:
             try:
                 board = chess.Board(self.initial_fen)
             except ValueError as exc:
-                raise UserError(f"bad start position: {exc}", code="invalid_fen") from exc
+                raise UserError("bad start position: {reason}", code="invalid_fen",
+                                reason=str(exc)) from exc
             if not board.is_valid():
                 raise UserError("the start position is not a legal chess position",
                                 code="invalid_fen")
@@ -178,7 +178,13 @@ def parse_move(board: chess.Board, text: str) -> chess.Move:
             return board.parse_uci(value)
         return board.parse_san(value)
     except ValueError as exc:
-        raise UserError(f"illegal move {text!r}: {exc}", code="illegal_move") from exc
+        raise UserError("illegal move {move!r}: {reason}", code="illegal_move", move=text,
+                        reason=str(exc)) from exc
+
+
+def _colour(color: chess.Color) -> Term:
+    """``color_name`` as a word of a message."""
+    return Term("white") if color == chess.WHITE else Term("black")
 
 
 class Game:
@@ -254,9 +260,9 @@ class Game:
         elif isinstance(event, FlagFell):
             if event.color != self.board.turn:
                 raise UserError(
-                    f"{color_name(event.color)}'s flag cannot fall: it is "
-                    f"{color_name(self.board.turn)}'s move and only that clock runs",
-                    code="inconsistent_event")
+                    "{color}'s flag cannot fall: it is {turn}'s move and only that clock runs",
+                    code="inconsistent_event", color=_colour(event.color),
+                    turn=_colour(self.board.turn))
             result, rule = flag_fall_result(self.board, event.color)
             self._clock[event.color] = 0
             end = GameEnd(result, EndReason.FLAG_FALL, event.at_ms, rule)
@@ -271,11 +277,12 @@ class Game:
 
     def _check_can_apply(self, at_ms: int) -> None:
         if self.end is not None:
-            raise ConflictError(f"game {self.game_id} is over ({self.end.result}, "
-                                f"{self.end.reason})", code="game_over")
+            raise ConflictError("game {game} is over ({result}, {reason})", code="game_over",
+                                game=self.game_id, result=self.end.result.value,
+                                reason=self.end.reason.value)
         if at_ms < self._last_at:
-            raise UserError(f"an event at {at_ms} ms comes before the game's last event or "
-                            f"start at {self._last_at} ms", code="out_of_order")
+            raise UserError("an event at {at} ms comes before the game's last event or start "
+                            "at {last} ms", code="out_of_order", at=at_ms, last=self._last_at)
 
     def _move(self, event: MovePlayed) -> GameEnd | None:
         if event.lag_ms < 0:
@@ -308,7 +315,8 @@ class Game:
                rule: Rule | None = None) -> GameEnd:
         """End the game by a decision of the robot."""
         if self.end is not None:
-            raise ConflictError(f"game {self.game_id} is already over", code="game_over")
+            raise ConflictError("game {game} is already over", code="game_over",
+                                game=self.game_id)
         self._stop_clock(at_ms)
         self.end = GameEnd(result, reason, at_ms, rule)
         self._last_at = max(self._last_at, at_ms)

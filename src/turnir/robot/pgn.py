@@ -70,25 +70,27 @@ def read_recorded_game(path: Path) -> RecordedGame:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc}", code="unreadable_file") from exc
+        raise UserError("cannot read {path}: {reason}", code="unreadable_file", path=str(path),
+                        reason=exc.strerror or str(exc)) from exc
     suffix = path.suffix.lower()
     if suffix == ".pgn":
         return parse_pgn(text, default_id=path.stem)
     if suffix == ".json":
         return parse_game_json(text)
-    raise UserError(f"{path}: expected a .pgn or .json file", code="unknown_format")
+    raise UserError("{path}: expected a .pgn or .json file", code="unknown_format",
+                    path=str(path))
 
 
 def parse_game_json(text: str) -> RecordedGame:
     try:
         file = GameFile.model_validate(json.loads(text))
     except json.JSONDecodeError as exc:
-        raise UserError(f"not JSON: {exc}", code="invalid_json") from exc
+        raise UserError("not JSON: {reason}", code="invalid_json", reason=str(exc)) from exc
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise UserError(f"bad game file at {where}: {first['msg']}",
-                        code="invalid_game_file") from exc
+        raise UserError("bad game file at {where}: {reason}", code="invalid_game_file",
+                        where=where, reason=first["msg"]) from exc
     return RecordedGame(setup=file.to_setup(),
                         events=tuple(event_to_domain(e) for e in file.events),
                         evaluations={CheckStage(k): v for k, v in file.evaluations.items()})
@@ -101,10 +103,10 @@ def _seconds_header(headers: chess.pgn.Headers, name: str, default: float) -> fl
     try:
         seconds = float(value)
     except ValueError as exc:
-        raise UserError(f"PGN header {name} must be seconds, not {value!r}",
-                        code="invalid_pgn") from exc
+        raise UserError("PGN header {name} must be seconds, not {value!r}",
+                        code="invalid_pgn", name=name, value=value) from exc
     if seconds < 0:
-        raise UserError(f"PGN header {name} cannot be negative", code="invalid_pgn")
+        raise UserError("PGN header {name} cannot be negative", code="invalid_pgn", name=name)
     return seconds
 
 
@@ -113,7 +115,7 @@ def parse_pgn(text: str, *, default_id: str = "game") -> RecordedGame:
     if game is None:
         raise UserError("no game in the PGN", code="invalid_pgn")
     if game.errors:
-        raise UserError(f"bad PGN: {game.errors[0]}", code="invalid_pgn")
+        raise UserError("bad PGN: {reason}", code="invalid_pgn", reason=str(game.errors[0]))
     headers = game.headers
     control = headers.get("TimeControl")
     if not control or control in ("?", "-"):
@@ -145,8 +147,8 @@ def parse_pgn(text: str, *, default_id: str = "game") -> RecordedGame:
             spent = 0.0 if clock is None else max(0.0, clocks[mover] - clock + increment_s)
             moment = at + spent + lag
         if moment < at:
-            raise UserError(f"move {board.fullmove_number} ({node.san()}) is stamped before "
-                            "the move before it", code="invalid_pgn")
+            raise UserError("move {number} ({move}) is stamped before the move before it",
+                            code="invalid_pgn", number=board.fullmove_number, move=node.san())
         events.append(MovePlayed(seconds_to_ms(moment), node.uci(), seconds_to_ms(lag),
                                  None if clock is None else seconds_to_ms(clock)))
         if clock is not None:
@@ -165,7 +167,7 @@ def _ending(headers: chess.pgn.Headers, board: chess.Board, clocks: dict[chess.C
     if result == "*" or board.is_game_over():
         return None
     if result not in {r.value for r in ChessResult}:
-        raise UserError(f"unknown PGN result {result!r}", code="invalid_pgn")
+        raise UserError("unknown PGN result {result!r}", code="invalid_pgn", result=result)
     if "time" in headers.get("Termination", "").lower():
         flagged = board.turn
         return FlagFell(seconds_to_ms(at + clocks[flagged]), flagged)

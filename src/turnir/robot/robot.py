@@ -150,8 +150,8 @@ class Robot:
                 same_link = (link is None if kept is None
                              else link is None or kept.accepts(link))
                 if known.setup != setup or not same_link:
-                    raise ConflictError(f"game {setup.game_id} is already registered with "
-                                        "other details", code="game_exists")
+                    raise ConflictError("game {game} is already registered with other details",
+                                        code="game_exists", game=setup.game_id)
                 return known.snapshot(self._now_for(known))
             if self.journal is not None:
                 self.journal.register(setup, link)
@@ -251,7 +251,8 @@ class Robot:
     def _game(self, game_id: str) -> Game:
         game = self._games.get(game_id)
         if game is None:
-            raise NotFoundError(f"no game {game_id!r} is registered", code="game_not_found")
+            raise NotFoundError("no game {game!r} is registered", code="game_not_found",
+                                game=game_id)
         return game
 
     def _now_for(self, game: Game) -> int:

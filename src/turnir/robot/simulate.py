@@ -55,8 +55,8 @@ class SimulationSettings:
             raise UserError("a round needs at least one game", code="invalid_simulation")
         for name in ("laggers", "both_laggers", "resignations"):
             if not 0 <= getattr(self, name) <= 1:
-                raise UserError(f"{name} must be a share between 0 and 1",
-                                code="invalid_simulation")
+                raise UserError("{name} must be a share between 0 and 1",
+                                code="invalid_simulation", name=name)
 
 
 @dataclass(frozen=True)
