@@ -200,6 +200,15 @@ RoundDep = Annotated[RoundPage, Depends(round_of)]
 """The URL's tournament and the round asked for (or the current one)."""
 
 
+def current_round_of(request: Request, tid: TournamentPath) -> RoundPage:
+    """The tournament with its current round (``None`` before round 1) and the round's clock."""
+    return round_page(get_state(request).db, tid)
+
+
+CurrentRoundDep = Annotated[RoundPage, Depends(current_round_of)]
+"""The URL's tournament and its current round, if any."""
+
+
 async def require_csrf(request: Request) -> None:
     """For every state-changing request from a browser: the form's (or HTMX header's) token
     must match the visitor's CSRF cookie."""

@@ -22,6 +22,7 @@ from turnir.services.tournaments import get_tournament, list_tournaments
 from turnir.web import views
 from turnir.web.cache import anonymous_key
 from turnir.web.deps import (
+    CurrentRoundDep,
     RoundQuery,
     StateDep,
     TournamentPath,
@@ -122,9 +123,9 @@ def switch_language(request: Request, state: StateDep, code: str,
 
 @router.get("/t/{tid}", response_class=HTMLResponse)
 def overview(request: Request, state: StateDep, visitor: VisitorDep,
-             tid: TournamentPath) -> HTMLResponse:
-    page = pages.round_page(state.db, tid)
+             page: CurrentRoundDep) -> HTMLResponse:
     info, t, rnd = page.info, page.tournament, page.round
+    tid = info.id
     mine: views.Line | None = None
     person = visitor.account.person_id if visitor.account is not None else None
     my_number = pages.entry_number(state.db, tid, person)
@@ -164,14 +165,13 @@ def pairings(request: Request, state: StateDep, visitor: VisitorDep, tid: Tourna
 
 
 @router.get("/t/{tid}/find", response_class=HTMLResponse)
-def find(request: Request, state: StateDep, tid: TournamentPath,
+def find(request: Request, page: CurrentRoundDep,
          name: Annotated[str, Query(max_length=200)] = "") -> HTMLResponse:
-    page = pages.round_page(state.db, tid)
     rnd = page.round
     found = (views.find_by_name(views.round_lines(page.tournament, rnd), name)
              if rnd and name else [])
     return render(request, "find.html", info=page.info, rnd=rnd, found=found, name=name,
-                  tid=tid, tab="find", title=page.info.name, timer=page.timer,
+                  tid=page.info.id, tab="find", title=page.info.name, timer=page.timer,
                   has_top=bool(page.info.settings.top_size))
 
 
