@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 
-from turnir.domain.ratings import NEWCOMER_RATING, to_rating
+from turnir.domain.ratings import NEWCOMER_RATING, optional_rating, to_rating
 from turnir.domain.ratings import RatingKind as RatingKind
 from turnir.domain.text import PLACE_LEN, QUERY_LEN, clean_query, clean_ref, name_key
 from turnir.errors import NotFoundError, UserError
@@ -144,10 +144,6 @@ def find_person(db: Database, ref: str | int) -> PersonRef:
                     code="ambiguous_person", name=str(ref), names=names)
 
 
-def _rating(value: int | None) -> Decimal | None:
-    return None if value is None else to_rating(value)
-
-
 def player_rating(db: Database, person_id: int, *, start_label: str = "start"
                   ) -> PlayerRatingProfile:
     """A player's ratings, ranks, every rated tournament and the chart's points."""
@@ -162,14 +158,14 @@ def player_rating(db: Database, person_id: int, *, start_label: str = "start"
                            None if current is None else current.professional)
         war_rank = rank_of(tx, RatingKind.WARLOCK, None if current is None else current.warlock)
     start_pro = NEWCOMER_RATING if base is None else to_rating(base[0])
-    start_war = None if base is None else _rating(base[1])
+    start_war = None if base is None else optional_rating(base[1])
     chart = [ChartPoint(start_label, None, start_pro, start_war)]
     chart.extend(ChartPoint(line.tournament_name, line.ended_at.date(),
                             line.professional_after, line.warlock_after) for line in history)
     return PlayerRatingProfile(
         person=persons[person_id], rated=current is not None,
         professional=NEWCOMER_RATING if current is None else to_rating(current.professional),
-        warlock=None if current is None else _rating(current.warlock),
+        warlock=None if current is None else optional_rating(current.warlock),
         tournaments=0 if current is None else current.tournaments,
         professional_rank=pro_rank, warlock_rank=war_rank, start_professional=start_pro,
         start_warlock=start_war, history=history, chart=tuple(chart))

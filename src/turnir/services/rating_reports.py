@@ -17,18 +17,15 @@ from enum import StrEnum
 from fractions import Fraction
 
 from turnir.domain.ratings import (
-    PlayerRating,
     PrizeSplit,
     RatedFormat,
     RatedTournament,
-    RatingBook,
     RatingChange,
     RatingReport,
     RatingSettings,
     award_prizes,
     preview,
     split_prize_fund,
-    to_rating,
 )
 from turnir.domain.ratings.terms import RatingTerms
 from turnir.errors import InvariantError, NotFoundError
@@ -37,6 +34,7 @@ from turnir.storage.rating_events import load_terms, rated_event
 from turnir.storage.ratings import (
     PersonRef,
     Submission,
+    book_of,
     entry_numbers,
     load_settings,
     people_by_id,
@@ -142,10 +140,8 @@ def recompute_stored(conn: Tx, tournament_id: int, settings: RatingSettings
     if tournament is None:
         return None
     values = stored_values(conn, [tournament_id])[tournament_id]
-    book = RatingBook.from_entries(
-        PlayerRating(person, to_rating(pro_before), None if war_before is None
-                     else to_rating(war_before))
-        for person, _, _, pro_before, _, _, _, _, war_before, _, _ in values)
+    book = book_of({person: (pro_before, war_before)
+                    for person, _, _, pro_before, _, _, _, _, war_before, _, _ in values})
     report = preview(book, tournament, settings=settings)
     if report_values(report) != values:
         raise InvariantError(f"the stored ratings of tournament {tournament_id} do not follow "

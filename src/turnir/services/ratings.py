@@ -40,6 +40,7 @@ from turnir.domain.ratings import (
     RatingSettings,
     WarlockFirstTournament,
     exact_text,
+    optional_rating,
     parse_exact,
     preview,
     replay,
@@ -276,9 +277,6 @@ def _diffs(conn: Tx, plan: _Plan) -> tuple[RatingDiffLine, ...]:
     changed = [p for p in plan.touched if plan.old.get(p) != plan.new.get(p)]
     persons = people_by_id(conn, changed)
 
-    def rating(value: int | None) -> Decimal | None:
-        return None if value is None else to_rating(value)
-
     lines = []
     for p in changed:
         old, new = plan.old.get(p), plan.new.get(p)
@@ -286,8 +284,8 @@ def _diffs(conn: Tx, plan: _Plan) -> tuple[RatingDiffLine, ...]:
             person=persons[p],
             old_professional=None if old is None else to_rating(old[0]),
             new_professional=None if new is None else to_rating(new[0]),
-            old_warlock=None if old is None else rating(old[1]),
-            new_warlock=None if new is None else rating(new[1]),
+            old_warlock=None if old is None else optional_rating(old[1]),
+            new_warlock=None if new is None else optional_rating(new[1]),
         ))
     return tuple(lines)
 

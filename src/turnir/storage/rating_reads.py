@@ -16,7 +16,14 @@ from typing import Any
 
 from sqlalchemy import Connection, Select, func, select
 
-from turnir.domain.ratings import Bound, RatedFormat, RatingKind, parse_exact, to_rating
+from turnir.domain.ratings import (
+    Bound,
+    RatedFormat,
+    RatingKind,
+    optional_rating,
+    parse_exact,
+    to_rating,
+)
 from turnir.errors import Term
 from turnir.storage.ratings import Pair, PersonRef, utc
 from turnir.storage.tables import people, tournaments
@@ -26,11 +33,6 @@ from turnir.storage.tables_ratings import (
     rating_history,
     rating_tournaments,
 )
-
-
-def _rating(value: int | None) -> Decimal | None:
-    return None if value is None else to_rating(value)
-
 
 # ----- the leaderboard ---------------------------------------------------------------------
 
@@ -74,7 +76,7 @@ def leaderboard_page(conn: Connection, by: RatingKind, *, key: str, city: str, c
     rows = conn.execute(query.offset(offset).limit(limit)).all()
     return total, tuple(
         LeaderboardLine(rank=int(rank), person=PersonRef(pid, name, pcity, pclub),
-                        professional=to_rating(pro), warlock=_rating(war),
+                        professional=to_rating(pro), warlock=optional_rating(war),
                         tournaments=int(count))
         for rank, pid, name, pcity, pclub, pro, war, count in rows)
 
@@ -193,7 +195,7 @@ def person_history(conn: Connection, person_id: int) -> tuple[HistoryLine, ...]:
         disqualified_without_prizes=bool(r[8]), professional_before=to_rating(r[9]),
         professional_change=to_rating(r[10]), professional_after=to_rating(r[11]),
         bound=Bound(r[12]), floor_applied=bool(r[13]), reset_applied=bool(r[14]),
-        warlock_before=_rating(r[15]), warlock_change=to_rating(r[16]),
+        warlock_before=optional_rating(r[15]), warlock_change=to_rating(r[16]),
         warlock_after=to_rating(r[17]), warlock_reset=bool(r[18]),
     ) for r in rows)
 
@@ -247,5 +249,5 @@ def listed_ratings(conn: Connection) -> list[ListedRating]:
         .join(people, people.c.id == c.person_id)
         .order_by(c.professional.desc(), people.c.name_key, people.c.id)
     ).all()
-    return [ListedRating(name, city, club, to_rating(pro), _rating(war), int(count))
+    return [ListedRating(name, city, club, to_rating(pro), optional_rating(war), int(count))
             for name, city, club, pro, war, count in rows]

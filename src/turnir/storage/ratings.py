@@ -41,6 +41,7 @@ from turnir.domain.ratings import (
     RatingSettings,
     WarlockFirstTournament,
     hundredths,
+    optional_rating,
     to_rating,
 )
 from turnir.domain.ratings import exact_text as exact_text  # moved to the domain; kept for now
@@ -338,12 +339,9 @@ Pair = tuple[int, int | None]
 
 def load_base(conn: Connection) -> RatingBook:
     """The imported list every replay starts from."""
-    return RatingBook.from_entries(
-        PlayerRating(person, to_rating(pro), None if war is None else to_rating(war))
-        for person, pro, war in conn.execute(
-            select(rating_base.c.person_id, rating_base.c.professional, rating_base.c.warlock)
-            .order_by(rating_base.c.person_id))
-    )
+    return book_of({person: (pro, war) for person, pro, war in conn.execute(
+        select(rating_base.c.person_id, rating_base.c.professional, rating_base.c.warlock)
+        .order_by(rating_base.c.person_id))})
 
 
 def current_pairs(conn: Connection, persons: Iterable[int] | None = None) -> dict[int, Pair]:
@@ -362,7 +360,7 @@ def current_pairs(conn: Connection, persons: Iterable[int] | None = None) -> dic
 def book_of(pairs: Mapping[int, Pair]) -> RatingBook:
     """A book holding ``pairs`` (for applying a tournament on top of the current ratings)."""
     return RatingBook.from_entries(
-        PlayerRating(person, to_rating(pro), None if war is None else to_rating(war))
+        PlayerRating(person, to_rating(pro), optional_rating(war))
         for person, (pro, war) in pairs.items())
 
 

@@ -28,23 +28,18 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     String,
-    Table,
     UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
 from turnir.domain.ratings import Bound, RatedFormat, WarlockFirstTournament
-from turnir.storage.tables import Base
+from turnir.storage.tables import Base, _one_of, _table  # the shared helpers, spelt once
 
 RATED_FORMATS = tuple(f.value for f in RatedFormat)
 BOUNDS = tuple(b.value for b in Bound)
 WARLOCK_FIRST = tuple(w.value for w in WarlockFirstTournament)
 NEWCOMER_HUNDREDTHS = 10_000
 """100.00, the newcomer rating and the floor (R-1, R-3)."""
-
-
-def _one_of(column: str, values: tuple[str, ...]) -> str:
-    return f"{column} IN ({', '.join(repr(v) for v in values)})"
 
 
 class RatingSettingsRow(Base):
@@ -200,13 +195,6 @@ class RatingCurrentRow(Base):
     tournaments: Mapped[int] = mapped_column(default=0)
     """Rated tournaments played."""
     updated_at: Mapped[datetime]
-
-
-def _table(model: type[Base]) -> Table:
-    table = model.__table__
-    if not isinstance(table, Table):  # pragma: no cover - declarative always makes a Table
-        raise TypeError(model)
-    return table
 
 
 rating_settings = _table(RatingSettingsRow)

@@ -44,6 +44,7 @@ from turnir.domain.ratings.exact import MAX_COEFFICIENT, exact_text, parse_exact
 from turnir.domain.ratings.formulas import (
     NEWCOMER_RATING,
     hundredths,
+    optional_rating,
     round_half_up,
     to_rating,
     warlock_coefficient,
@@ -96,6 +97,7 @@ __all__ = [
     "ended_before",
     "exact_text",
     "hundredths",
+    "optional_rating",
     "parse_exact",
     "preview",
     "replay",

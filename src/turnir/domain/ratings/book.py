@@ -20,6 +20,7 @@ from turnir.domain.ratings.formulas import (
     NEWCOMER,
     ProfessionalRow,
     WarlockRow,
+    optional_rating,
     professional_rows,
     to_rating,
     warlock_coefficient,
@@ -120,14 +121,12 @@ class RatingBook:
 
     def warlock(self, player: PlayerKey) -> Decimal | None:
         """The Warlock rating; ``None`` before the player's first tournament (R-5)."""
-        value = self._ratings.get(player, _NEWCOMER_ENTRY)[1]
-        return None if value is None else to_rating(value)
+        return optional_rating(self._ratings.get(player, _NEWCOMER_ENTRY)[1])
 
     def rating(self, player: PlayerKey) -> PlayerRating:
         """Both ratings of one player."""
         professional, warlock = self._ratings.get(player, _NEWCOMER_ENTRY)
-        return PlayerRating(player, to_rating(professional),
-                            None if warlock is None else to_rating(warlock))
+        return PlayerRating(player, to_rating(professional), optional_rating(warlock))
 
     def entries(self) -> tuple[PlayerRating, ...]:
         """Every known player's ratings, in the order players first appeared (an export)."""
@@ -323,8 +322,8 @@ def replay_from(history: Iterable[RatedTournament], corrected: RatedTournament, 
                 player=player,
                 old_professional=to_rating(was[0]),
                 new_professional=to_rating(now[0]),
-                old_warlock=None if was[1] is None else to_rating(was[1]),
-                new_warlock=None if now[1] is None else to_rating(now[1]),
+                old_warlock=optional_rating(was[1]),
+                new_warlock=optional_rating(now[1]),
             ))
     return _book(new_ratings, _order_key(new[-1])), tuple(diffs)
 

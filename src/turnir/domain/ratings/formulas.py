@@ -78,6 +78,12 @@ def to_rating(value: int) -> Decimal:
     return Decimal(value).scaleb(-2)
 
 
+def optional_rating(value: int | None) -> Decimal | None:
+    """``to_rating`` of a rating that may be absent (a Warlock rating before the first
+    tournament, R-5; a person not in the rating book)."""
+    return None if value is None else to_rating(value)
+
+
 def warlock_coefficient(format: RatedFormat, participants: int, settings: RatingSettings
                         ) -> Fraction:
     """K of R-5: constructed 1; 1- and 2-booster drafts 1.4; 4-booster drafts 1.8, or 2.0 with
