@@ -345,20 +345,25 @@ def first_check(*, lagger_ms: int, opponent_ms: int, evaluation_cp: int | None) 
         if lagger_ms > A2_LAGGER_OVER_MS and _within(evaluation_cp, A2_EVAL_CP):
             return Rule.A2
         return Rule.FIRST_AWARD
+    return _level_game(evaluation_cp, Rule.A3_1, Rule.A3_2) or Rule.FIRST_AWARD
+
+
+def _level_game(evaluation_cp: int, nearly: Rule, roughly: Rule) -> Rule | None:
+    """``nearly`` when the evaluation is within A3-1's range, ``roughly`` within A3-2's (the
+    first check's A3-1/A3-2 and the second's B1-1/B1-2), else ``None``."""
     if _within(evaluation_cp, A3_1_EVAL_CP):
-        return Rule.A3_1
+        return nearly
     if _within(evaluation_cp, A3_2_EVAL_CP):
-        return Rule.A3_2
-    return Rule.FIRST_AWARD
+        return roughly
+    return None
 
 
 def second_check(*, lagger_ms: int, opponent_ms: int, evaluation_cp: int) -> Rule:
     """A-2 with B1-1, B1-2 (opponent under 1 s, lagger over 3 s) and B2 (near mate)."""
     if opponent_ms < B1_OPPONENT_UNDER_MS and lagger_ms > B1_LAGGER_OVER_MS:
-        if _within(evaluation_cp, A3_1_EVAL_CP):
-            return Rule.B1_1
-        if _within(evaluation_cp, A3_2_EVAL_CP):
-            return Rule.B1_2
+        found = _level_game(evaluation_cp, Rule.B1_1, Rule.B1_2)
+        if found is not None:
+            return found
     if _within(evaluation_cp, B2_EVAL_CP):
         return Rule.B2
     return Rule.SECOND_AWARD
