@@ -57,13 +57,14 @@ from turnir.services.suspensions import find_person
 from turnir.storage.mappers import tournament_row
 from turnir.storage.penalties_repo import person_entries, player_name, player_names
 from turnir.storage.penalty_rows import (
+    StoredPenalty,
     insert_penalty,
     load_catalogue,
     next_seq,
-    penalty_row,
-    penalty_rows,
-    record_from_row,
+    penalty_records,
     record_json,
+    stored_penalties,
+    stored_penalty,
 )
 from turnir.storage.repositories import (
     Change,
@@ -142,38 +143,38 @@ class PenaltyView:
         }
 
 
-def penalty_view(row: Mapping[Any, Any], name: str) -> PenaltyView:
-    record = record_from_row(row)
+def penalty_view(stored: StoredPenalty, name: str) -> PenaltyView:
+    record = stored.record
     return PenaltyView(
         seq=record.id, player=record.player, player_name=name, reason=record.reason,
-        reason_name=Text(row["reason_ru"], row["reason_en"]), penalty=record.penalty,
+        reason_name=stored.reason_name, penalty=record.penalty,
         guide_penalty=record.guide_penalty, given_at=record.given_at,
-        explanation=record.explanation, judge=row["judge_name"],
-        confirmed_by=row["confirmed_by"], deferred=record.deferred, sources=record.sources,
-        note=record.note, status=record.status, applied_round=row["applied_round"],
-        effects=record.effects, given_on=row["created_at"], version=row["version"],
+        explanation=record.explanation, judge=stored.judge_name,
+        confirmed_by=stored.confirmed_by, deferred=record.deferred, sources=record.sources,
+        note=record.note, status=record.status, applied_round=stored.applied_round,
+        effects=record.effects, given_on=stored.given_on, version=stored.version,
     )
 
 
 def views_in(conn: Tx, tournament_id: int,
              player: int | None = None) -> list[PenaltyView]:
     names = player_names(conn, tournament_id)
-    rows = penalty_rows(conn, tournament_id, None if player is None else [player])
-    return [penalty_view(row, names.get(row["number"], "?")) for row in rows]
+    found = stored_penalties(conn, tournament_id, None if player is None else [player])
+    return [penalty_view(stored, names.get(stored.player, "?")) for stored in found]
 
 
-def existing_penalty(conn: Tx, tournament_id: int, seq: int) -> Mapping[Any, Any]:
-    """Penalty #``seq``'s row; refused when the tournament has none."""
-    row = penalty_row(conn, tournament_id, seq)
-    if row is None:
+def existing_penalty(conn: Tx, tournament_id: int, seq: int) -> StoredPenalty:
+    """Penalty #``seq``; refused when the tournament has none."""
+    stored = stored_penalty(conn, tournament_id, seq)
+    if stored is None:
         raise NotFoundError("no penalty #{seq} in this tournament", code="unknown_penalty",
                             seq=seq)
-    return row
+    return stored
 
 
 def view_of(conn: Tx, tournament_id: int, seq: int) -> PenaltyView:
-    row = existing_penalty(conn, tournament_id, seq)
-    return penalty_view(row, player_name(conn, tournament_id, row["number"]))
+    stored = existing_penalty(conn, tournament_id, seq)
+    return penalty_view(stored, player_name(conn, tournament_id, stored.player))
 
 
 # ----- the moment (J-3) ---------------------------------------------------------------------
@@ -186,7 +187,7 @@ def default_moment(conn: Tx, tournament_id: int, number: int) -> GivenAt:
     if last == 0:
         return GivenAt.between_matches(0)
     for line in player_pairings(conn, tournament_id, number, from_round=last):
-        if line["kind"] == "match" and line["outcome"] is None:
+        if line.is_match and line.pairing.result is None:
             return GivenAt.during_game(last, 1)
     return GivenAt.between_matches(last)
 
@@ -199,8 +200,8 @@ def _check_moment(conn: Tx, tournament_id: int, number: int, at: GivenAt) -> Non
     if at.moment is Moment.BETWEEN_MATCHES:
         return
     lines = [line for line in player_pairings(conn, tournament_id, number, from_round=at.round)
-             if line["round"] == at.round]
-    if not lines or lines[0]["kind"] != "match":
+             if line.round == at.round]
+    if not lines or not lines[0].is_match:
         raise UserError("player #{number} has no match in round {round} to be given a "
                         "penalty during", code="bad_moment", number=number, round=at.round)
 
@@ -232,8 +233,8 @@ class PenaltyPreview:
 
 def _player_entry(conn: Tx, tournament_id: int, player: str | int) -> Mapping[Any, Any]:
     entry = entry_by_ref(conn, tournament_id, player)
-    for row in penalty_rows(conn, tournament_id, [entry["number"]]):
-        record = record_from_row(row)
+    for stored in stored_penalties(conn, tournament_id, [entry["number"]]):
+        record = stored.record
         if record.active and record.penalty.is_disqualification:
             raise ConflictError("{name} is already disqualified (penalty #{seq})",
                                 code="disqualified", name=entry["name"], seq=record.id)
@@ -254,7 +255,7 @@ def preview_penalty(
         entry = _player_entry(conn, tournament_id, player)
         level = level_of(row)
         infraction = load_catalogue(conn, tournament_id).get(reason)
-        records = [record_from_row(r) for r in penalty_rows(conn, tournament_id)]
+        records = penalty_records(conn, tournament_id)
         at = given_at or default_moment(conn, tournament_id, entry["number"])
         guide = escalate(records, player=entry["number"], infraction=infraction, level=level)
     given = guide.penalty if penalty is None else penalty
@@ -328,7 +329,7 @@ def give_penalty(
         _check_moment(conn, tournament_id, number, at)
         confirming = (None if confirmed_by is None
                       else confirming_head_judge(conn, tournament_id, confirmed_by))
-        records = [record_from_row(r) for r in penalty_rows(conn, tournament_id)]
+        records = penalty_records(conn, tournament_id)
         record = domain_give_penalty(
             records, record_id=next_seq(conn, tournament_id), player=number,
             infraction=infraction, level=level_of(row), given_at=at, judge=acting.judge,
@@ -403,7 +404,7 @@ def person_history(db: Database, person: int | str) -> list[HistoryLine]:
         person_id = find_person(conn, person).id
         return [HistoryLine(entry.tournament_id, entry.tournament, penalty_view(row, entry.name))
                 for entry in person_entries(conn, person_id)
-                for row in penalty_rows(conn, entry.tournament_id, [entry.number])]
+                for row in stored_penalties(conn, entry.tournament_id, [entry.number])]
 
 
 def pending_losses(db: Database, tournament_id: int) -> list[PenaltyView]:

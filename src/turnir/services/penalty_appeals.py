@@ -32,7 +32,12 @@ from turnir.services.penalties import PenaltyView, carry_out, existing_penalty, 
 from turnir.services.penalty_effects import refresh
 from turnir.storage.mappers import tournament_row
 from turnir.storage.penalties_repo import appeal_rows, insert_appeal, player_names, update_penalty
-from turnir.storage.penalty_rows import penalty_row, penalty_rows, record_from_row, record_json
+from turnir.storage.penalty_rows import (
+    StoredPenalty,
+    penalty_records,
+    record_json,
+    stored_penalty,
+)
 from turnir.storage.repositories import Change, check_version
 
 
@@ -40,8 +45,8 @@ def _carry_out_changed(change: Change, tournament_id: int, record: PenaltyRecord
                        row_id: int) -> tuple[str, ...]:
     """``_carry_out`` for a penalty changed on appeal: a new loss that would land on a result a
     later round was paired from waits for the player's next match instead (J-3)."""
-    prow = penalty_row(change.conn, tournament_id, record.id)
-    on_its_result = prow is not None and prow["applied_round"] is not None
+    stored = stored_penalty(change.conn, tournament_id, record.id)
+    on_its_result = stored is not None and stored.applied_round is not None
     try:
         carry_out(change, tournament_id, record, row_id, None, land_loss=not on_its_result)
     except UserError as error:
@@ -110,14 +115,14 @@ def decide_appeal(
         conn = change.conn
         row, prow, head = _penalty_to_change(conn, tournament_id, seq, expected_version,
                                              judge or actor, Term("decide appeals"), account_id)
-        record = record_from_row(prow)
+        record = prow.record
         appeal, updated = domain_decide_appeal(record, outcome=outcome, head_judge=head.judge,
                                                level=level_of(row), changed_to=changed_to,
                                                note=clean_text(note, field="note",
                                                                max_len=NOTE_LEN))
         _update(conn, prow, updated, confirmed_by=head.name if changed_to else None)
         appeal_id = insert_appeal(
-            conn, tournament_id=tournament_id, penalty_id=prow["id"],
+            conn, tournament_id=tournament_id, penalty_id=prow.row_id,
             outcome=appeal.outcome.value, judge_id=head.id, decided_by=head.name,
             before_penalty=appeal.before.value,
             changed_to=None if appeal.changed_to is None else appeal.changed_to.value,
@@ -128,7 +133,7 @@ def decide_appeal(
              note=appeal.note)
         withdrawn, results = _after_change(change, tournament_id, [seq], head)
         if updated.active and updated.penalty is not record.penalty:
-            results = (*results, *_carry_out_changed(change, tournament_id, updated, prow["id"]))
+            results = (*results, *_carry_out_changed(change, tournament_id, updated, prow.row_id))
         view = next(v for v in appeal_views(conn, tournament_id) if v.id == appeal_id)
         return AppealDecision(view, view_of(conn, tournament_id, seq), withdrawn, results)
 
@@ -148,7 +153,7 @@ def withdraw_penalty(
         row, prow, head = _penalty_to_change(conn, tournament_id, seq, expected_version,
                                              judge or actor, Term("withdraw penalties"),
                                              account_id)
-        record = record_from_row(prow)
+        record = prow.record
         if record.judge is None:
             raise UserError("penalty #{seq} was added up automatically (J-6); withdraw one "
                             "of its sources", code="not_withdrawable", seq=seq)
@@ -168,23 +173,23 @@ def withdraw_penalty(
 def _penalty_to_change(
     conn: Tx, tournament_id: int, seq: int, expected_version: int | None, name: str,
     what: Term, account_id: int | None,
-) -> tuple[Mapping[Any, Any], Mapping[Any, Any], ActingJudge]:
+) -> tuple[Mapping[Any, Any], StoredPenalty, ActingJudge]:
     """The tournament's row, penalty #``seq``'s row (at ``expected_version``) and the head
     judge ``name`` who changes it."""
     row = tournament_row(conn, tournament_id)
     refuse_when_finished(row)
     prow = existing_penalty(conn, tournament_id, seq)
     check_version(conn, tournament_id, "penalty", seq, f"penalty #{seq}", expected_version,
-                  prow["version"])
+                  prow.version)
     head = acting_judge(conn, tournament_id, name, what=what, roles=(Role.HEAD_JUDGE,),
                         account_id=account_id)
     return row, prow, head
 
 
-def _log(change: Change, tournament_id: int, action: str, prow: Mapping[Any, Any],
+def _log(change: Change, tournament_id: int, action: str, prow: StoredPenalty,
          record: PenaltyRecord, updated: PenaltyRecord, **extra: object) -> None:
     """The audit record of a penalty changed from ``record`` to ``updated``."""
-    applied = prow["applied_round"]
+    applied = prow.applied_round
     change.log(tournament_id, action, "penalty", record.id,
                record_json(record, applied_round=applied),
                {**record_json(updated, applied_round=applied), **extra})
@@ -194,20 +199,11 @@ def _withdrawn(record: PenaltyRecord, why: Text) -> PenaltyRecord:
     return replace(record, status=PenaltyStatus.WITHDRAWN, explanation=record.explanation + why)
 
 
-def _update(conn: Tx, prow: Mapping[Any, Any], record: PenaltyRecord, *,
+def _update(conn: Tx, prow: StoredPenalty, record: PenaltyRecord, *,
             confirmed_by: str | None = None) -> None:
-    values: dict[str, Any] = {
-        "penalty": record.penalty.value, "status": record.status.value,
-        "explanation_ru": record.explanation.ru[:2000],
-        "explanation_en": record.explanation.en[:2000],
-        "confirmed_by_head_judge": record.confirmed_by_head_judge,
-        "version": prow["version"] + 1,
-    }
-    if confirmed_by is not None:
-        values["confirmed_by"] = confirmed_by
-    if not update_penalty(conn, prow["id"], prow["version"], values):
+    if not update_penalty(conn, prow, record, confirmed_by=confirmed_by):
         raise ConflictError("penalty #{seq} changed meanwhile; try again",
-                            code="stale_version", seq=prow["seq"])
+                            code="stale_version", seq=prow.seq)
 
 
 _KEPT = Text("; результат тура {round} не изменён: по нему уже составлены пары следующего тура",
@@ -219,11 +215,9 @@ def _after_change(change: Change, tournament_id: int, changed: Sequence[int],
     """After an appeal or a withdrawal: withdraw the automatic penalties that no longer add up
     (J-6), and record again the results that took a changed loss (J-3)."""
     conn = change.conn
-    records = [record_from_row(r) for r in penalty_rows(conn, tournament_id)]
-    stale = stale_automatic(records)
+    stale = stale_automatic(penalty_records(conn, tournament_id))
     for record in stale:
-        prow = penalty_row(conn, tournament_id, record.id)
-        assert prow is not None
+        prow = existing_penalty(conn, tournament_id, record.id)
         updated = _withdrawn(record, Text("; снято: пенальти, из которых оно сложилось, изменены",
                                           "; withdrawn: the penalties it added up changed"))
         _update(conn, prow, updated)
@@ -231,16 +225,15 @@ def _after_change(change: Change, tournament_id: int, changed: Sequence[int],
              reason="stale accumulation", by=head.name)
     results: list[str] = []
     for seq in sorted({*changed, *(r.id for r in stale)}):
-        prow = penalty_row(conn, tournament_id, seq)
-        assert prow is not None
-        if prow["applied_round"] is None:
+        prow = existing_penalty(conn, tournament_id, seq)
+        round_number = prow.applied_round
+        if round_number is None:
             continue
-        round_number = prow["applied_round"]
-        if refresh(change, tournament_id, prow["number"], round_number):
-            results.append(f"round {round_number}: result of #{prow['number']} recorded again")
+        if refresh(change, tournament_id, prow.player, round_number):
+            results.append(f"round {round_number}: result of #{prow.player} recorded again")
             continue
-        results.append(f"round {round_number}: result of #{prow['number']} stays (S-6)")
-        record = record_from_row(prow)
+        results.append(f"round {round_number}: result of #{prow.player} stays (S-6)")
+        record = prow.record
         kept = Text(_KEPT.ru.format(round=round_number), _KEPT.en.format(round=round_number))
         _update(conn, prow, replace(record, explanation=record.explanation + kept))
     return tuple(r.id for r in stale), tuple(results)

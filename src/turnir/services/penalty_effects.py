@@ -21,11 +21,9 @@ Used by the penalty services inside their transaction (``services.penalties``):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import date
-from typing import Any
 
-from turnir.domain.model import Stage
 from turnir.domain.penalties import (
     GameRecord,
     Penalty,
@@ -42,60 +40,56 @@ from turnir.services.judging import today
 from turnir.services.penalty_losses import PenaltyLosses, apply_penalty_losses
 from turnir.services.results import GameReport, RecordedResult, record_result_in
 from turnir.storage.mappers import (
-    pairing_from_row,
-    result_from_row,
     settings_from_row,
     tournament_row,
 )
 from turnir.storage.penalties_repo import (
+    PlayerLine,
     games_of,
     insert_suspension,
     player_lines,
     waiting_match_losses,
 )
-from turnir.storage.penalty_rows import record_from_row, stored_report
+from turnir.storage.penalty_rows import stored_report
 from turnir.storage.repositories import Change, entry_by_ref, last_round_number
-
-Line = Mapping[Any, Any]
-"""A player's pairing as ``penalties_repo.player_lines`` gives it (with ``round``, ``stage``)."""
 
 
 def player_pairings(conn: Tx, tournament_id: int, number: int, *,
-                    from_round: int = 1) -> list[Line]:
+                    from_round: int = 1) -> list[PlayerLine]:
     """The player's lines (matches and byes) from round ``from_round`` on, in round order."""
-    return list(player_lines(conn, tournament_id, number, from_round=from_round))
+    return player_lines(conn, tournament_id, number, from_round=from_round)
 
 
-def report_at(conn: Tx, line: Line) -> ReportedResult:
+def report_at(conn: Tx, line: PlayerLine) -> ReportedResult:
     """The result of a recorded match as the players reported it (before penalty losses)."""
-    kept = stored_report(conn, line["id"])
+    kept = stored_report(conn, line.pairing_id)
     if kept is not None:
         return kept
-    result = result_from_row(line)
+    result = line.pairing.result
     if result is None:
         raise UserError("round {round} table {table} has no result yet", code="no_result",
-                        round=line["round"], table=line["table_no"])
-    played = [GameReport(w, r).record for w, r in games_of(conn, line["id"])]
+                        round=line.round, table=line.table)
+    played = [GameReport(w, r) for w, r in games_of(conn, line.pairing_id)]
     return ReportedResult(result, tuple(played) if played else None)
 
 
 def _reports(games_played: Sequence[GameRecord] | None) -> list[GameReport] | None:
-    return None if games_played is None else [GameReport.of(g) for g in games_played]
+    return None if games_played is None else list(games_played)
 
 
-def losses_at(conn: Tx, tournament_id: int, line: Line,
+def losses_at(conn: Tx, tournament_id: int, line: PlayerLine,
               report: ReportedResult) -> PenaltyLosses:
     """What the players' pending losses would make of ``report`` at ``line``."""
     settings = settings_from_row(tournament_row(conn, tournament_id))
-    return apply_penalty_losses(conn, tournament_id, line["round"], line["id"],
-                                pairing_from_row(line), stage=Stage(line["stage"]),
+    return apply_penalty_losses(conn, tournament_id, line.round, line.pairing_id,
+                                line.pairing, stage=line.stage,
                                 settings=settings, result=report.result,
                                 games=_reports(report.games))
 
 
-def _record(change: Change, tournament_id: int, line: Line,
+def _record(change: Change, tournament_id: int, line: PlayerLine,
             report: ReportedResult) -> RecordedResult:
-    return record_result_in(change.conn, tournament_id, line["round"], line["table_no"],
+    return record_result_in(change.conn, tournament_id, line.round, line.table,
                             report.result, actor=change.actor, correction=True,
                             games_played=_reports(report.games))
 
@@ -115,9 +109,9 @@ def land(change: Change, tournament_id: int, record: PenaltyRecord) -> RecordedR
     last = last_round_number(conn, tournament_id)
     for line in player_pairings(conn, tournament_id, record.player,
                                 from_round=carry.applies_from.round):
-        if line["kind"] != "match":
+        if not line.is_match:
             continue
-        if line["outcome"] is None:
+        if line.pairing.result is None:
             if carry.loss is not Penalty.MATCH_LOSS:
                 return None  # the report brings the game loss in (services.results)
             decided = losses_at(conn, tournament_id, line, NOTHING_PLAYED)
@@ -133,16 +127,16 @@ def land(change: Change, tournament_id: int, record: PenaltyRecord) -> RecordedR
             raise UserError(
                 "round {round} table {table} was reported as a score, and this {penalty} lands "
                 "on a later game of it: record that match game by game first, then give the "
-                "penalty (J-3)", code="games_needed", round=line["round"],
-                table=line["table_no"], penalty=record.penalty.term) from None
+                "penalty (J-3)", code="games_needed", round=line.round, table=line.table,
+                penalty=record.penalty.term) from None
         if record.id not in taken:
             continue
-        if line["round"] != last:
+        if line.round != last:
             raise UserError(
                 "the {penalty} lands on round {round} table {table}, whose result a later "
                 "round was already paired from (S-6); give it between matches after round "
                 "{last} instead (J-3)", code="result_locked", penalty=record.penalty.term,
-                round=line["round"], table=line["table_no"], last=last)
+                round=line.round, table=line.table, last=last)
         return _record(change, tournament_id, line, report)
     return None
 
@@ -151,7 +145,7 @@ def refresh(change: Change, tournament_id: int, number: int, round_number: int) 
     """Record the player's result of ``round_number`` again from the report with the losses
     as they are now; ``False`` when a later round was paired from it (it stays, S-6)."""
     for line in player_pairings(change.conn, tournament_id, number, from_round=round_number):
-        if line["round"] != round_number or line["kind"] != "match" or line["outcome"] is None:
+        if line.round != round_number or not line.is_match or line.pairing.result is None:
             continue
         try:
             _record(change, tournament_id, line, report_at(change.conn, line))
@@ -196,10 +190,8 @@ def decide_waiting_match_losses(change: Change, tournament_id: int,
     """A match loss waiting for the player's next match decides it as soon as the round is
     paired (J-3): the player does not play it. Called when a round is paired."""
     conn = change.conn
-    waiting = waiting_match_losses(conn, tournament_id)
     decided: list[RecordedResult] = []
-    for row in waiting:
-        record = record_from_row(row)
+    for record in waiting_match_losses(conn, tournament_id):
         carry = carry_of(record)
         if carry is None or carry.applies_from.round > round_number:
             continue

@@ -22,10 +22,12 @@ from typing import Any
 from sqlalchemy import RowMapping, delete, insert, or_, select, update
 
 from turnir.domain.games import Side
-from turnir.domain.penalties import Penalty, PenaltyStatus
+from turnir.domain.model import Pairing, PairingKind, Stage
+from turnir.domain.penalties import Penalty, PenaltyRecord, PenaltyStatus
 from turnir.domain.results import GameReason
 from turnir.storage.database import Tx
-from turnir.storage.mappers import name_key
+from turnir.storage.mappers import name_key, pairing_from_row
+from turnir.storage.penalty_rows import StoredPenalty, record_from_row
 from turnir.storage.tables import (
     entries,
     games,
@@ -126,11 +128,31 @@ def staff_names(tx: Tx, tournament_id: int) -> list[tuple[str, str]]:
 # ----- a player's matches -------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """One of a player's lines (a match or a bye) in a round."""
+
+    pairing_id: int
+    round: int
+    """The round's number."""
+    stage: Stage
+    pairing: Pairing
+    """The line itself, with its result when it has one."""
+
+    @property
+    def is_match(self) -> bool:
+        return self.pairing.kind is PairingKind.MATCH
+
+    @property
+    def table(self) -> int:
+        return self.pairing.table
+
+
 def player_lines(tx: Tx, tournament_id: int, number: int, *,
-                 from_round: int = 1) -> list[RowMapping]:
-    """The player's pairings (matches and byes) from round ``from_round`` on, in round order,
-    with ``round`` (its number) and ``stage`` (its stage's kind)."""
-    return list(tx.execute(
+                 from_round: int = 1) -> list[PlayerLine]:
+    """The player's lines (matches and byes) from round ``from_round`` on, in round order."""
+    return [PlayerLine(row["id"], row["round"], Stage(row["stage"]), pairing_from_row(row))
+            for row in tx.execute(
         select(pairings, rounds.c.number.label("round"), stages.c.kind.label("stage"))
         .join(rounds, rounds.c.id == pairings.c.round_id)
         .join(stages, stages.c.id == rounds.c.stage_id)
@@ -138,7 +160,7 @@ def player_lines(tx: Tx, tournament_id: int, number: int, *,
                or_(pairings.c.a == number, pairings.c.b == number),
                rounds.c.number >= from_round)
         .order_by(rounds.c.number)
-    ).mappings())
+    ).mappings()]
 
 
 def games_of(tx: Tx, pairing_id: int) -> list[tuple[Side | None, GameReason]]:
@@ -154,21 +176,32 @@ def games_of(tx: Tx, pairing_id: int) -> list[tuple[Side | None, GameReason]]:
 _MATCH_LOSSES = [p.value for p in Penalty if p >= Penalty.MATCH_LOSS]
 
 
-def waiting_match_losses(tx: Tx, tournament_id: int) -> list[RowMapping]:
+def waiting_match_losses(tx: Tx, tournament_id: int) -> list[PenaltyRecord]:
     """Active penalties with a match loss (or more) that no result has taken yet, by seq."""
-    return list(tx.execute(
+    return [record_from_row(row) for row in tx.execute(
         select(penalties).where(penalties.c.tournament_id == tournament_id,
                                 penalties.c.status == PenaltyStatus.ACTIVE.value,
                                 penalties.c.applied_round.is_(None),
                                 penalties.c.penalty.in_(_MATCH_LOSSES))
         .order_by(penalties.c.seq)
-    ).mappings())
+    ).mappings()]
 
 
-def update_penalty(tx: Tx, row_id: int, version: int, values: Mapping[str, Any]) -> bool:
-    """Change a penalty row still at ``version``; ``False`` when it changed meanwhile."""
-    done = tx.execute(update(penalties).where(penalties.c.id == row_id,
-                                              penalties.c.version == version)
+def update_penalty(tx: Tx, stored: StoredPenalty, record: PenaltyRecord, *,
+                   confirmed_by: str | None = None) -> bool:
+    """Store ``record``'s penalty, status, explanation and confirmation over ``stored`` (and
+    ``confirmed_by`` when given), one version up; ``False`` when the row changed meanwhile."""
+    values: dict[str, Any] = {
+        "penalty": record.penalty.value, "status": record.status.value,
+        "explanation_ru": record.explanation.ru[:2000],
+        "explanation_en": record.explanation.en[:2000],
+        "confirmed_by_head_judge": record.confirmed_by_head_judge,
+        "version": stored.version + 1,
+    }
+    if confirmed_by is not None:
+        values["confirmed_by"] = confirmed_by
+    done = tx.execute(update(penalties).where(penalties.c.id == stored.row_id,
+                                              penalties.c.version == stored.version)
                       .values(**values))
     return done.rowcount == 1
 

@@ -146,6 +146,53 @@ def record_from_row(row: Mapping[Any, Any]) -> PenaltyRecord:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class StoredPenalty:
+    """A penalty as stored: the domain record and what the store keeps around it."""
+
+    row_id: int
+    record: PenaltyRecord
+    reason_name: Text
+    """The reason's name when the penalty was given (the catalogue may change later)."""
+    judge_name: str
+    confirmed_by: str
+    """The head judge who confirmed a deviation ('' if none was needed)."""
+    applied_round: int | None
+    """The round whose result took its loss (J-3); ``None``: none yet, or no loss."""
+    given_on: datetime
+    version: int
+
+    @property
+    def seq(self) -> int:
+        return self.record.id
+
+    @property
+    def player(self) -> PlayerId:
+        return self.record.player
+
+
+def stored_from_row(row: Mapping[Any, Any]) -> StoredPenalty:
+    return StoredPenalty(row["id"], record_from_row(row), Text(row["reason_ru"], row["reason_en"]),
+                         row["judge_name"], row["confirmed_by"], row["applied_round"],
+                         row["created_at"], row["version"])
+
+
+def stored_penalties(conn: Connection, tournament_id: int,
+                     players: Iterable[PlayerId] | None = None) -> list[StoredPenalty]:
+    """The tournament's penalties (of ``players`` only, when given), in ``seq`` order."""
+    return [stored_from_row(row) for row in penalty_rows(conn, tournament_id, players)]
+
+
+def stored_penalty(conn: Connection, tournament_id: int, seq: int) -> StoredPenalty | None:
+    row = penalty_row(conn, tournament_id, seq)
+    return None if row is None else stored_from_row(row)
+
+
+def penalty_records(conn: Connection, tournament_id: int) -> list[PenaltyRecord]:
+    """The domain records of every penalty of the tournament, in ``seq`` order."""
+    return [record_from_row(row) for row in penalty_rows(conn, tournament_id)]
+
+
 def penalty_rows(conn: Connection, tournament_id: int,
                  players: Iterable[PlayerId] | None = None) -> list[RowMapping]:
     """The tournament's penalty rows (of ``players`` only, when given), in ``seq`` order."""
