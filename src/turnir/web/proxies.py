@@ -21,6 +21,8 @@ import ipaddress
 from dataclasses import dataclass
 from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network
 
+from turnir.errors import UserError
+
 Network = IPv4Network | IPv6Network
 
 
@@ -54,8 +56,8 @@ class TrustedProxies:
             try:
                 networks.append(ipaddress.ip_network(part, strict=False))
             except ValueError:
-                raise ValueError(f"TURNIR_TRUSTED_PROXIES: {part!r} is not an IP address or "
-                                 "network") from None
+                raise UserError("TURNIR_TRUSTED_PROXIES: {entry!r} is not an IP address or "
+                                "network", code="bad_setting", entry=part) from None
         return cls(tuple(networks))
 
     def trusts(self, host: str | None) -> bool:

@@ -27,6 +27,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from turnir.errors import UserError
 from turnir.web.limits import whole_number
 from turnir.web.proxies import TrustedProxies
 
@@ -75,7 +76,8 @@ class WebSettings:
     def __post_init__(self) -> None:
         self.proxies()  # refuse a wrong entry at start, not on the first request
         if self.max_body < 1 or self.max_upload < 1 or self.hsts_seconds < 0:
-            raise ValueError("the body limits must be positive and HSTS not negative")
+            raise UserError("the body limits must be positive and HSTS not negative",
+                            code="bad_setting")
 
     def proxies(self) -> TrustedProxies:
         return TrustedProxies.parse(self.trusted_proxies)
@@ -103,24 +105,28 @@ class WebSettings:
             if number:
                 count = whole_number(number)
                 if count is None or count < 1:
-                    raise ValueError(f"{name}: {number!r} is not a positive whole number")
+                    raise UserError("{name}: {value!r} is not a positive whole number",
+                                    code="bad_setting", name=name, value=number)
                 values[key] = count
         hsts = environ.get("TURNIR_HSTS_SECONDS", "").strip()
         if hsts:
             seconds = whole_number(hsts)
             if seconds is None:
-                raise ValueError(f"TURNIR_HSTS_SECONDS: {hsts!r} is not a number of seconds")
+                raise UserError("TURNIR_HSTS_SECONDS: {value!r} is not a number of seconds",
+                                code="bad_setting", value=hsts)
             values["hsts_seconds"] = seconds
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
 
 
 def parse_size(text: str, name: str) -> int:
-    """``"2M"``, ``"512K"``, ``"1000"`` as a number of bytes (a ``ValueError`` names ``name``)."""
+    """``"2M"``, ``"512K"``, ``"1000"`` as a number of bytes (a ``UserError``, which is a
+    ``ValueError``, names ``name``)."""
     value = text.strip().upper().removesuffix("B")
     factor = {"K": 1024, "M": MB}.get(value[-1:], 1)
     digits = value[:-1] if factor != 1 else value
     number = whole_number(digits)
     if number is None:
-        raise ValueError(f"{name}: {text!r} is not a size (bytes, or with K or M)")
+        raise UserError("{name}: {value!r} is not a size (bytes, or with K or M)",
+                        code="bad_setting", name=name, value=text)
     return number * factor
