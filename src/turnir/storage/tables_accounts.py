@@ -30,12 +30,11 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     String,
-    Table,
     UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from turnir.storage.tables import Base, BigId
+from turnir.storage.tables import Base, BigId, _table
 
 ACCOUNT_ROLES = ("organizer", "head_judge", "floor_judge", "player")
 
@@ -136,13 +135,6 @@ class RoundTimer(Base):
     round: Mapped[int] = mapped_column(primary_key=True)
     started_at: Mapped[datetime]
     duration_s: Mapped[int]
-
-
-def _table(model: type[Base]) -> Table:
-    table = model.__table__
-    if not isinstance(table, Table):  # pragma: no cover - declarative always makes a Table
-        raise TypeError(model)
-    return table
 
 
 accounts = _table(Account)
