@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from turnir.domain.games import GameRecord, Side
@@ -28,72 +27,21 @@ from turnir.domain.penalties import (
     decide_claim,
     technical_result,
 )
-from turnir.domain.results import GameReason, MatchResult
+from turnir.domain.results import MatchResult
 from turnir.domain.text import NOTE_LEN, clean_text
 from turnir.errors import Term, UserError
 from turnir.services.common import Database, Tx, changing, reading, refuse_when_finished
 from turnir.services.judging import ActingJudge, acting_judge
 from turnir.services.results import GameReport, RecordedResult, record_result_in
 from turnir.storage.mappers import tournament_row
-from turnir.storage.penalties_repo import insert_ruling, ruling_rows
+from turnir.storage.penalties_repo import GameRulingView as GameRulingView
+from turnir.storage.penalties_repo import insert_ruling, ruling_views
 from turnir.storage.penalty_rows import judging_settings_of
 from turnir.storage.repositories import Change, entry_by_ref, match_row, round_row
 
 
-@dataclass(frozen=True, slots=True)
-class GameRulingView:
-    """A judge's ruling on one game (S-8, S-9)."""
-
-    id: int
-    round: int
-    table: int
-    game: int
-    """The game's number among the games played at the table."""
-    kind: RulingKind
-    crystals: tuple[int, int] | None
-    margin: int | None
-    claim: ClaimKind | None
-    claimant: Side | None
-    granted: bool | None
-    winner: Side | None
-    reason: GameReason | None
-    """The game's reason when the ruling decided it."""
-    judge: str
-    explanation: Text
-    note: str
-    at: datetime
-
-    def as_json(self) -> dict[str, Any]:
-        return {"id": self.id, "round": self.round, "table": self.table, "game": self.game,
-                "kind": self.kind.value, "crystals": None if self.crystals is None
-                else list(self.crystals), "margin": self.margin,
-                "claim": None if self.claim is None else self.claim.value,
-                "claimant": None if self.claimant is None else self.claimant.value,
-                "granted": self.granted,
-                "winner": None if self.winner is None else self.winner.value,
-                "reason": None if self.reason is None else self.reason.value,
-                "judge": self.judge,
-                "explanation": {"ru": self.explanation.ru, "en": self.explanation.en},
-                "note": self.note, "at": self.at.isoformat()}
-
-
-def _ruling(row: Mapping[Any, Any]) -> GameRulingView:
-    crystals = (None if row["crystals_a"] is None
-                else (int(row["crystals_a"]), int(row["crystals_b"])))
-    return GameRulingView(
-        id=row["id"], round=row["round"], table=row["table_no"], game=row["game"],
-        kind=RulingKind(row["kind"]), crystals=crystals, margin=row["margin"],
-        claim=None if row["claim"] is None else ClaimKind(row["claim"]),
-        claimant=None if row["claimant"] is None else Side(row["claimant"]),
-        granted=row["granted"], winner=None if row["winner"] is None else Side(row["winner"]),
-        reason=None if row["reason"] is None else GameReason(row["reason"]),
-        judge=row["judge_name"], explanation=Text(row["explanation_ru"], row["explanation_en"]),
-        note=row["note"], at=row["at"],
-    )
-
-
 def rulings_in(conn: Tx, tournament_id: int) -> list[GameRulingView]:
-    return [_ruling(r) for r in ruling_rows(conn, tournament_id)]
+    return ruling_views(conn, tournament_id)
 
 
 def list_rulings(db: Database, tournament_id: int) -> list[GameRulingView]:
@@ -129,12 +77,12 @@ def _record_match(change: Change, tournament_id: int, round_number: int, table: 
 def _store(change: Change, tournament_id: int, round_number: int, table: int, game: int,
            acting: ActingJudge, explanation: Text, note: str, **values: Any) -> GameRulingView:
     conn = change.conn
-    view = _ruling(insert_ruling(
+    view = insert_ruling(
         conn, tournament_id=tournament_id, round=round_number, table_no=table, game=game,
         judge_id=acting.id, judge_name=acting.name, explanation_ru=explanation.ru[:500],
         explanation_en=explanation.en[:500],
         note=clean_text(note, field="note", max_len=NOTE_LEN), at=change.at,
-        actor=change.actor, **values))
+        actor=change.actor, **values)
     change.log(tournament_id, f"game.{view.kind}", "pairing", f"{round_number}.{table}", None,
                view.as_json())
     return view

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Any
 
 from turnir.domain.model import StaffRole as Role
@@ -31,7 +30,9 @@ from turnir.services.judging import ActingJudge, acting_judge, level_of
 from turnir.services.penalties import PenaltyView, carry_out, existing_penalty, view_of
 from turnir.services.penalty_effects import refresh
 from turnir.storage.mappers import tournament_row
-from turnir.storage.penalties_repo import appeal_rows, insert_appeal, player_names, update_penalty
+from turnir.storage.penalties_repo import AppealView as AppealView
+from turnir.storage.penalties_repo import appeal_views as appeal_views
+from turnir.storage.penalties_repo import insert_appeal, update_penalty
 from turnir.storage.penalty_rows import (
     StoredPenalty,
     penalty_records,
@@ -59,38 +60,6 @@ def _carry_out_changed(change: Change, tournament_id: int, record: PenaltyRecord
 
 
 # ----- appeals and withdrawals --------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class AppealView:
-    """An appeal decided by the head judge (J-8)."""
-
-    id: int
-    penalty_seq: int
-    player: int
-    player_name: str
-    outcome: AppealOutcome
-    decided_by: str
-    before: Penalty
-    changed_to: Penalty | None
-    note: str
-    at: datetime
-
-    def as_json(self) -> dict[str, Any]:
-        return {"id": self.id, "penalty": self.penalty_seq, "player": self.player,
-                "player_name": self.player_name, "outcome": self.outcome.value,
-                "decided_by": self.decided_by, "before": self.before.value,
-                "changed_to": None if self.changed_to is None else self.changed_to.value,
-                "note": self.note, "at": self.at.isoformat()}
-
-
-def appeal_views(conn: Tx, tournament_id: int) -> list[AppealView]:
-    names = player_names(conn, tournament_id)
-    rows = appeal_rows(conn, tournament_id)
-    return [AppealView(r["id"], r["seq"], r["number"], names.get(r["number"], "?"),
-                       AppealOutcome(r["outcome"]), r["decided_by"], Penalty(r["before_penalty"]),
-                       None if r["changed_to"] is None else Penalty(r["changed_to"]), r["note"],
-                       r["at"]) for r in rows]
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,70 +10,30 @@ tournament checks the register (``services.eligibility``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
-from turnir.domain.penalties import Text
 from turnir.domain.text import clean_ref, name_key
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.services.common import Database, Tx, changing, reading
+from turnir.storage.penalties_repo import SuspensionView as SuspensionView
 from turnir.storage.penalties_repo import (
     insert_suspension,
     set_suspension_until,
-    suspension_row,
-    suspension_rows,
-    suspension_rows_in,
+    suspension,
+    suspension_register,
+    suspensions_given_in,
 )
 from turnir.storage.rating_reads import people_named
 from turnir.storage.ratings import PersonRef, people_by_id
 from turnir.storage.repositories import check_version
 
 
-@dataclass(frozen=True, slots=True)
-class SuspensionView:
-    """One entry of the register."""
-
-    id: int
-    person_id: int
-    person_name: str
-    start: date
-    until: date | None
-    """The last day; ``None`` until the coordinator sets the term."""
-    reason: Text
-    issued_by: str
-    tournament_id: int | None
-    tournament: str
-    penalty_seq: int | None
-    version: int
-
-    def covers(self, day: date) -> bool:
-        return self.start <= day and (self.until is None or day <= self.until)
-
-    def as_json(self) -> dict[str, Any]:
-        return {"id": self.id, "person_id": self.person_id, "person": self.person_name,
-                "start": self.start.isoformat(),
-                "until": None if self.until is None else self.until.isoformat(),
-                "reason": {"ru": self.reason.ru, "en": self.reason.en},
-                "issued_by": self.issued_by, "tournament_id": self.tournament_id,
-                "tournament": self.tournament, "penalty": self.penalty_seq,
-                "version": self.version}
-
-
-def _view(row: Mapping[Any, Any]) -> SuspensionView:
-    return SuspensionView(row["id"], row["person_id"], row["person_name"], row["start"],
-                          row["until"], Text(row["reason_ru"], row["reason_en"]),
-                          row["issued_by"], row["tournament_id"], row["tournament_name"] or "",
-                          row["penalty_seq"], row["version"])
-
-
 def _one(conn: Tx, suspension_id: int) -> SuspensionView:
-    row = suspension_row(conn, suspension_id)
-    if row is None:
+    found = suspension(conn, suspension_id)
+    if found is None:
         raise NotFoundError("no suspension #{id} in the register", code="unknown_suspension",
                             id=suspension_id)
-    return _view(row)
+    return found
 
 
 def find_person(conn: Tx, ref: int | str) -> PersonRef:
@@ -153,10 +113,10 @@ def list_suspensions(db: Database, *, person: int | str | None = None,
     day ``on`` when it is given), oldest first."""
     with reading(db) as conn:
         person_id = None if person is None else find_person(conn, person).id
-        found = [_view(row) for row in suspension_rows(conn, person_id=person_id)]
+        found = suspension_register(conn, person_id=person_id)
     return [s for s in found if on is None or s.covers(on)]
 
 
 def suspensions_in(conn: Tx, tournament_id: int) -> list[SuspensionView]:
     """The register entries given at one tournament."""
-    return [_view(row) for row in suspension_rows_in(conn, tournament_id)]
+    return suspensions_given_in(conn, tournament_id)

@@ -7,6 +7,10 @@ owns the transaction (``services.common.changing``/``reading``). The penalty rec
 (rows ↔ ``PenaltyRecord``, the catalogue, the judging settings, the reported results) are in
 ``turnir.storage.penalty_rows``.
 
+The register entries (``SuspensionView``), the game rulings (``GameRulingView``) and the
+appeals (``AppealView``) come out as the values the services return (and re-export), so no
+service picks columns out of a row.
+
 A write guarded by a version (``update_penalty``, ``update_judging_settings``,
 ``set_suspension_until``) returns whether the row was still at that version; the service says
 what to do when it was not.
@@ -16,14 +20,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import RowMapping, delete, insert, or_, select, update
 
 from turnir.domain.games import Side
 from turnir.domain.model import Pairing, PairingKind, Stage
-from turnir.domain.penalties import Penalty, PenaltyRecord, PenaltyStatus
+from turnir.domain.penalties import (
+    AppealOutcome,
+    ClaimKind,
+    Penalty,
+    PenaltyRecord,
+    PenaltyStatus,
+    RulingKind,
+    Text,
+)
 from turnir.domain.results import GameReason
 from turnir.storage.database import Tx
 from turnir.storage.mappers import name_key, pairing_from_row
@@ -206,13 +218,41 @@ def update_penalty(tx: Tx, stored: StoredPenalty, record: PenaltyRecord, *,
     return done.rowcount == 1
 
 
-def appeal_rows(tx: Tx, tournament_id: int) -> list[RowMapping]:
-    """The tournament's appeals, oldest first, with their penalty's ``seq`` and ``number``."""
-    return list(tx.execute(
+@dataclass(frozen=True, slots=True)
+class AppealView:
+    """An appeal decided by the head judge (J-8)."""
+
+    id: int
+    penalty_seq: int
+    player: int
+    player_name: str
+    outcome: AppealOutcome
+    decided_by: str
+    before: Penalty
+    changed_to: Penalty | None
+    note: str
+    at: datetime
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "penalty": self.penalty_seq, "player": self.player,
+                "player_name": self.player_name, "outcome": self.outcome.value,
+                "decided_by": self.decided_by, "before": self.before.value,
+                "changed_to": None if self.changed_to is None else self.changed_to.value,
+                "note": self.note, "at": self.at.isoformat()}
+
+
+def appeal_views(tx: Tx, tournament_id: int) -> list[AppealView]:
+    """The tournament's appeals, oldest first."""
+    names = player_names(tx, tournament_id)
+    rows = tx.execute(
         select(appeals, penalties.c.seq, penalties.c.number)
         .join(penalties, penalties.c.id == appeals.c.penalty_id)
         .where(appeals.c.tournament_id == tournament_id).order_by(appeals.c.id)
-    ).mappings())
+    ).mappings()
+    return [AppealView(r["id"], r["seq"], r["number"], names.get(r["number"], "?"),
+                       AppealOutcome(r["outcome"]), r["decided_by"], Penalty(r["before_penalty"]),
+                       None if r["changed_to"] is None else Penalty(r["changed_to"]), r["note"],
+                       r["at"]) for r in rows]
 
 
 def insert_appeal(tx: Tx, **values: Any) -> int:
@@ -254,6 +294,43 @@ def insert_judging_settings(tx: Tx, tournament_id: int, values: Mapping[str, Any
 
 # ----- the suspension register --------------------------------------------------------------
 
+@dataclass(frozen=True, slots=True)
+class SuspensionView:
+    """One entry of the register."""
+
+    id: int
+    person_id: int
+    person_name: str
+    start: date
+    until: date | None
+    """The last day; ``None`` until the coordinator sets the term."""
+    reason: Text
+    issued_by: str
+    tournament_id: int | None
+    tournament: str
+    penalty_seq: int | None
+    version: int
+
+    def covers(self, day: date) -> bool:
+        return self.start <= day and (self.until is None or day <= self.until)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "person_id": self.person_id, "person": self.person_name,
+                "start": self.start.isoformat(),
+                "until": None if self.until is None else self.until.isoformat(),
+                "reason": {"ru": self.reason.ru, "en": self.reason.en},
+                "issued_by": self.issued_by, "tournament_id": self.tournament_id,
+                "tournament": self.tournament, "penalty": self.penalty_seq,
+                "version": self.version}
+
+
+def _suspension(row: Mapping[Any, Any]) -> SuspensionView:
+    return SuspensionView(row["id"], row["person_id"], row["person_name"], row["start"],
+                          row["until"], Text(row["reason_ru"], row["reason_en"]),
+                          row["issued_by"], row["tournament_id"], row["tournament_name"] or "",
+                          row["penalty_seq"], row["version"])
+
+
 _SUSPENSIONS = (
     select(suspensions, people.c.name.label("person_name"),
            tournaments.c.name.label("tournament_name"), penalties.c.seq.label("penalty_seq"))
@@ -264,22 +341,24 @@ _SUSPENSIONS = (
 """Register entries with the person's name, the tournament's name and the penalty's seq."""
 
 
-def suspension_row(tx: Tx, suspension_id: int) -> RowMapping | None:
-    return tx.execute(_SUSPENSIONS.where(suspensions.c.id == suspension_id)).mappings().first()
+def suspension(tx: Tx, suspension_id: int) -> SuspensionView | None:
+    row = tx.execute(_SUSPENSIONS.where(suspensions.c.id == suspension_id)).mappings().first()
+    return None if row is None else _suspension(row)
 
 
-def suspension_rows(tx: Tx, *, person_id: int | None = None) -> list[RowMapping]:
+def suspension_register(tx: Tx, *, person_id: int | None = None) -> list[SuspensionView]:
     """The register (one person's entries when given), by start and id."""
     query = _SUSPENSIONS.order_by(suspensions.c.start, suspensions.c.id)
     if person_id is not None:
         query = query.where(suspensions.c.person_id == person_id)
-    return list(tx.execute(query).mappings())
+    return [_suspension(row) for row in tx.execute(query).mappings()]
 
 
-def suspension_rows_in(tx: Tx, tournament_id: int) -> list[RowMapping]:
+def suspensions_given_in(tx: Tx, tournament_id: int) -> list[SuspensionView]:
     """The register entries given at one tournament, by id."""
-    return list(tx.execute(_SUSPENSIONS.where(suspensions.c.tournament_id == tournament_id)
-                           .order_by(suspensions.c.id)).mappings())
+    return [_suspension(row) for row in tx.execute(
+        _SUSPENSIONS.where(suspensions.c.tournament_id == tournament_id)
+        .order_by(suspensions.c.id)).mappings()]
 
 
 def insert_suspension(tx: Tx, **values: Any) -> int:
@@ -299,15 +378,68 @@ def set_suspension_until(tx: Tx, suspension_id: int, version: int, until: date |
 # ----- game rulings (S-8, S-9) --------------------------------------------------------------
 
 
-def ruling_rows(tx: Tx, tournament_id: int) -> list[RowMapping]:
+@dataclass(frozen=True, slots=True)
+class GameRulingView:
+    """A judge's ruling on one game (S-8, S-9)."""
+
+    id: int
+    round: int
+    table: int
+    game: int
+    """The game's number among the games played at the table."""
+    kind: RulingKind
+    crystals: tuple[int, int] | None
+    margin: int | None
+    claim: ClaimKind | None
+    claimant: Side | None
+    granted: bool | None
+    winner: Side | None
+    reason: GameReason | None
+    """The game's reason when the ruling decided it."""
+    judge: str
+    explanation: Text
+    note: str
+    at: datetime
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "round": self.round, "table": self.table, "game": self.game,
+                "kind": self.kind.value, "crystals": None if self.crystals is None
+                else list(self.crystals), "margin": self.margin,
+                "claim": None if self.claim is None else self.claim.value,
+                "claimant": None if self.claimant is None else self.claimant.value,
+                "granted": self.granted,
+                "winner": None if self.winner is None else self.winner.value,
+                "reason": None if self.reason is None else self.reason.value,
+                "judge": self.judge,
+                "explanation": {"ru": self.explanation.ru, "en": self.explanation.en},
+                "note": self.note, "at": self.at.isoformat()}
+
+
+def _ruling(row: Mapping[Any, Any]) -> GameRulingView:
+    crystals = (None if row["crystals_a"] is None
+                else (int(row["crystals_a"]), int(row["crystals_b"])))
+    return GameRulingView(
+        id=row["id"], round=row["round"], table=row["table_no"], game=row["game"],
+        kind=RulingKind(row["kind"]), crystals=crystals, margin=row["margin"],
+        claim=None if row["claim"] is None else ClaimKind(row["claim"]),
+        claimant=None if row["claimant"] is None else Side(row["claimant"]),
+        granted=row["granted"], winner=None if row["winner"] is None else Side(row["winner"]),
+        reason=None if row["reason"] is None else GameReason(row["reason"]),
+        judge=row["judge_name"], explanation=Text(row["explanation_ru"], row["explanation_en"]),
+        note=row["note"], at=row["at"],
+    )
+
+
+def ruling_views(tx: Tx, tournament_id: int) -> list[GameRulingView]:
     """The tournament's game rulings, oldest first."""
-    return list(tx.execute(select(game_rulings).where(game_rulings.c.tournament_id
-                                                      == tournament_id)
-                           .order_by(game_rulings.c.id)).mappings())
+    return [_ruling(row) for row in tx.execute(
+        select(game_rulings).where(game_rulings.c.tournament_id == tournament_id)
+        .order_by(game_rulings.c.id)).mappings()]
 
 
-def insert_ruling(tx: Tx, **values: Any) -> RowMapping:
-    """Store a game ruling; returns the stored row."""
+def insert_ruling(tx: Tx, **values: Any) -> GameRulingView:
+    """Store a game ruling; returns it as stored."""
     ruling_id = tx.execute(insert(game_rulings).values(**values)
                            .returning(game_rulings.c.id)).scalar_one()
-    return tx.execute(select(game_rulings).where(game_rulings.c.id == ruling_id)).mappings().one()
+    return _ruling(tx.execute(select(game_rulings).where(game_rulings.c.id == ruling_id))
+                   .mappings().one())
