@@ -18,9 +18,8 @@ CLI, which names its judge); it gives no web account any right.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from turnir.domain.model import StaffRole
 from turnir.domain.text import LOGIN_LEN, NAME_LEN, BadTextError, clean_login, clean_name
@@ -30,12 +29,10 @@ from turnir.storage import staff_rows
 from turnir.storage.database import Database
 from turnir.storage.mappers import name_key, tournament_row
 from turnir.storage.repositories import Change, person_for
+from turnir.storage.staff_rows import StaffAccount, StaffMember
 
 JudgeRole = StaffRole
 """The old name of ``StaffRole`` (``turnir.domain.model``), for the callers still using it."""
-
-Row = Mapping[Any, Any]
-"""A row read in the transaction (``turnir.storage.staff_rows``), by column name."""
 
 ORGANIZER_ONLY = frozenset({StaffRole.ORGANIZER})
 """Registration and check-in, pairing and undoing rounds, the round clock, finishing, the staff,
@@ -85,11 +82,11 @@ class JudgeInfo:
     """That account's login."""
 
 
-def _info(row: Row, login: str | None = None) -> JudgeInfo:
-    return JudgeInfo(id=row["id"], name=row["name"], role=StaffRole(row["role"]),
-                     official_representative=bool(row["official_representative"]),
-                     person_id=row["person_id"], version=row["version"],
-                     account_id=row["account_id"], login=login)
+def _info(member: StaffMember) -> JudgeInfo:
+    return JudgeInfo(id=member.id, name=member.name, role=member.role,
+                     official_representative=member.official_representative,
+                     person_id=member.person_id, version=member.version,
+                     account_id=member.account_id, login=member.login)
 
 
 def _spoken(roles: Iterable[StaffRole]) -> Term:
@@ -137,7 +134,7 @@ def check_staff(tx: Tx, tournament_id: int, account_id: int | None,
 # ----- adding and removing staff ---------------------------------------------------------
 
 
-def account_for_staff(tx: Tx, login: str) -> Row:
+def account_for_staff(tx: Tx, login: str) -> StaffAccount:
     """The account ``login`` names, when it may be staff: active, not a player's."""
     try:
         key = clean_login(login, field="login", max_len=LOGIN_LEN)
@@ -146,54 +143,53 @@ def account_for_staff(tx: Tx, login: str) -> Row:
     account = staff_rows.account_by_login(tx, key)
     if account is None:
         raise NotFoundError("no account {login!r}", code="unknown_account", login=key)
-    if account["role"] == "player":
+    if account.role == "player":
         raise UserError("{login!r} is a player's login; a judge needs a login of their own",
-                        code="player_account", login=account["login"])
-    if not account["active"]:
+                        code="player_account", login=account.login)
+    if not account.active:
         raise UserError("the account {login!r} is deactivated", code="inactive_account",
-                        login=account["login"])
+                        login=account.login)
     return account
 
 
-def _check_free(existing: Sequence[Row], cleaned: str, role: StaffRole,
+def _check_free(existing: Sequence[StaffMember], cleaned: str, role: StaffRole,
                 account_id: int | None) -> None:
     for judge in existing:
-        same_person = (judge["name_key"] == name_key(cleaned) if account_id is None
-                       else judge["account_id"] == account_id)
-        if same_person and judge["role"] == role.value:
+        same_person = (judge.name_key == name_key(cleaned) if account_id is None
+                       else judge.account_id == account_id)
+        if same_person and judge.role is role:
             raise UserError("{name} is already {role}", code="duplicate_judge",
-                            name=judge["name"], role=_spoken({role}))
-        if role is StaffRole.HEAD_JUDGE and judge["role"] == StaffRole.HEAD_JUDGE.value:
+                            name=judge.name, role=_spoken({role}))
+        if role is StaffRole.HEAD_JUDGE and judge.role is StaffRole.HEAD_JUDGE:
             raise UserError("{name} is already the head judge", code="duplicate_judge",
-                            name=judge["name"])
+                            name=judge.name)
 
 
 def add_staff_in(change: Change, tournament_id: int, *, name: str, role: StaffRole,
                  official_representative: bool = False,
-                 account: Row | None = None) -> JudgeInfo:
+                 account: StaffAccount | None = None) -> JudgeInfo:
     """Give a person a role, inside the caller's transaction. With ``account``, the row is
     linked to it; a row of the same name and role without an account is linked instead of
     adding another."""
     conn = change.conn
-    cleaned = clean_name(name or (account["name"] if account is not None else ""),
+    cleaned = clean_name(name or (account.name if account is not None else ""),
                          field="judge's name", max_len=NAME_LEN)
-    account_id = None if account is None else int(account["id"])
+    account_id = None if account is None else account.id
     existing = staff_rows.staff_rows(conn, tournament_id)
-    login = None if account is None else str(account["login"])
-    named = next((j for j in existing if account_id is not None and j["account_id"] is None
-                  and j["name_key"] == name_key(cleaned) and j["role"] == role.value), None)
+    login = None if account is None else account.login
+    named = next((j for j in existing if account_id is not None and j.account_id is None
+                  and j.name_key == name_key(cleaned) and j.role is role), None)
     if named is not None:
-        judge_id = int(named["id"])
-        staff_rows.set_account(conn, judge_id, named["version"], account_id)
+        judge_id = named.id
+        staff_rows.set_account(conn, judge_id, named.version, account_id)
         change.log(tournament_id, "judge.link", "judge", judge_id, {"account": None},
                    {"account": login, "role": role.value})
     else:
         _check_free(existing, cleaned, role, account_id)
         person = person_for(conn, name=cleaned, city="", club="", at=change.at)
         judge_id = staff_rows.insert_staff(
-            conn, tournament_id=tournament_id, person_id=person, name=cleaned,
-            name_key=name_key(cleaned), role=role.value, account_id=account_id,
-            official_representative=official_representative, version=1)
+            conn, tournament_id, name=cleaned, role=role, person_id=person,
+            account_id=account_id, official_representative=official_representative)
         change.log(tournament_id, "judge.add", "judge", judge_id, None, {
             "name": cleaned, "role": role.value,
             "official_representative": official_representative,
@@ -201,7 +197,7 @@ def add_staff_in(change: Change, tournament_id: int, *, name: str, role: StaffRo
         })
     found = staff_rows.staff_row(conn, tournament_id, judge_id)
     assert found is not None
-    return _info(found, login)
+    return _info(found)
 
 
 def add_judge(
@@ -240,20 +236,20 @@ def remove_staff(db: Database, tournament_id: int, judge_id: int, *, actor: str,
         if judge is None:
             raise NotFoundError("no staff member #{judge} in this tournament",
                                 code="unknown_judge", judge=judge_id)
-        if judge["account_id"] is None:
+        if judge.account_id is None:
             raise UserError("{name} has no login in this tournament", code="no_login",
-                            name=judge["name"])
+                            name=judge.name)
         organizers = [j for j in staff_rows.staff_rows(conn, tournament_id)
-                      if j["role"] == StaffRole.ORGANIZER.value and j["account_id"] is not None]
-        if judge["role"] == StaffRole.ORGANIZER.value and len(organizers) == 1:
+                      if j.role is StaffRole.ORGANIZER and j.account_id is not None]
+        if judge.role is StaffRole.ORGANIZER and len(organizers) == 1:
             raise UserError("the tournament keeps at least one organizer with a login; add "
                             "another organizer first", code="last_staff_organizer")
-        account = staff_rows.account_by_id(conn, judge["account_id"])
-        staff_rows.set_account(conn, judge_id, judge["version"], None)
+        account = staff_rows.account_by_id(conn, judge.account_id)
+        staff_rows.set_account(conn, judge_id, judge.version, None)
         touch_tournament(conn, row)
         change.log(tournament_id, "judge.unlink", "judge", judge_id,
-                   {"account": account["login"] if account is not None else None,
-                    "role": judge["role"]}, {"account": None})
+                   {"account": account.login if account is not None else None,
+                    "role": judge.role.value}, {"account": None})
         found = staff_rows.staff_row(conn, tournament_id, judge_id)
         assert found is not None
         return _info(found)
@@ -263,4 +259,4 @@ def list_judges(db: Database, tournament_id: int) -> list[JudgeInfo]:
     """The tournament's staff in the order they were added, with their logins."""
     with reading(db) as tx:
         tournament_row(tx, tournament_id)
-        return [_info(r, r["login"]) for r in staff_rows.staff_rows(tx, tournament_id)]
+        return [_info(member) for member in staff_rows.staff_rows(tx, tournament_id)]
