@@ -32,15 +32,13 @@ from turnir.services.judging import acting_judge
 from turnir.storage.database import Tx
 from turnir.storage.mappers import tournament_row
 from turnir.storage.penalties_repo import (
-    delete_infraction,
-    insert_infraction,
+    catalogue_customised,
     insert_judging_settings,
-    update_infraction,
+    store_catalogue,
     update_judging_settings,
 )
 from turnir.storage.penalty_rows import (
     JudgingSettings,
-    catalogue_rows,
     infraction_columns,
     judging_settings_of,
     load_catalogue,
@@ -64,7 +62,7 @@ def get_catalogue(db: Database, tournament_id: int) -> CatalogueView:
     with reading(db) as conn:
         row = tournament_row(conn, tournament_id)
         return CatalogueView(load_catalogue(conn, tournament_id),
-                             bool(catalogue_rows(conn, tournament_id)),
+                             catalogue_customised(conn, tournament_id),
                              RulesLevel(row["rules_level"]))
 
 
@@ -101,26 +99,17 @@ def _store(change: Change, tournament_id: int, before: Catalogue, after: Catalog
     conn = change.conn
     if not after.infractions:
         raise UserError("the catalogue needs at least one infraction", code="empty_catalogue")
+    store_catalogue(conn, tournament_id, before, after)
     old = {e.code: e for e in before}
-    rows = {r["code"]: r for r in catalogue_rows(conn, tournament_id)}
-    for position, entry in enumerate(after, start=1):
-        stored = rows.get(entry.code)
-        if stored is None:
-            insert_infraction(conn, tournament_id, position, infraction_columns(entry))
-        elif old.get(entry.code) != entry or stored["position"] != position:
-            update_infraction(conn, stored["id"], position, stored["version"] + 1,
-                              infraction_columns(entry))
+    for entry in after:
         if old.get(entry.code) != entry:
             change.log(tournament_id, action, "infraction", entry.code,
                        None if entry.code not in old else infraction_columns(old[entry.code]),
                        infraction_columns(entry))
-    kept = {e.code for e in after}
     for code, entry in old.items():
-        if code in kept:
-            continue
-        if code in rows:
-            delete_infraction(conn, rows[code]["id"])
-        change.log(tournament_id, action, "infraction", code, infraction_columns(entry), None)
+        if code not in after:
+            change.log(tournament_id, action, "infraction", code, infraction_columns(entry),
+                       None)
 
 
 def set_infraction(db: Database, tournament_id: int, infraction: Infraction, *, actor: str,

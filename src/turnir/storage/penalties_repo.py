@@ -29,6 +29,7 @@ from turnir.domain.games import Side
 from turnir.domain.model import Pairing, PairingKind, Stage
 from turnir.domain.penalties import (
     AppealOutcome,
+    Catalogue,
     ClaimKind,
     Penalty,
     PenaltyRecord,
@@ -39,7 +40,12 @@ from turnir.domain.penalties import (
 from turnir.domain.results import GameReason
 from turnir.storage.database import Tx
 from turnir.storage.mappers import name_key, pairing_from_row
-from turnir.storage.penalty_rows import StoredPenalty, record_from_row
+from turnir.storage.penalty_rows import (
+    StoredPenalty,
+    catalogue_rows,
+    infraction_columns,
+    record_from_row,
+)
 from turnir.storage.tables import (
     entries,
     games,
@@ -263,20 +269,28 @@ def insert_appeal(tx: Tx, **values: Any) -> int:
 # ----- the catalogue and the judging settings -----------------------------------------------
 
 
-def insert_infraction(tx: Tx, tournament_id: int, position: int,
-                      columns: Mapping[str, Any]) -> None:
-    tx.execute(insert(infractions).values(tournament_id=tournament_id, position=position,
-                                          version=1, **columns))
+def catalogue_customised(tx: Tx, tournament_id: int) -> bool:
+    """Whether the tournament has its own catalogue (otherwise it uses the shipped one)."""
+    return bool(catalogue_rows(tx, tournament_id))
 
 
-def update_infraction(tx: Tx, row_id: int, position: int, version: int,
-                      columns: Mapping[str, Any]) -> None:
-    tx.execute(update(infractions).where(infractions.c.id == row_id).values(
-        position=position, version=version, **columns))
-
-
-def delete_infraction(tx: Tx, row_id: int) -> None:
-    tx.execute(delete(infractions).where(infractions.c.id == row_id))
+def store_catalogue(tx: Tx, tournament_id: int, before: Catalogue, after: Catalogue) -> None:
+    """Store the tournament's catalogue changed from ``before`` to ``after``: new infractions
+    inserted, changed or moved ones updated (one version up), removed ones deleted."""
+    old = {e.code: e for e in before}
+    rows = {r["code"]: r for r in catalogue_rows(tx, tournament_id)}
+    for position, entry in enumerate(after, start=1):
+        stored = rows.get(entry.code)
+        if stored is None:
+            tx.execute(insert(infractions).values(tournament_id=tournament_id,
+                                                  position=position, version=1,
+                                                  **infraction_columns(entry)))
+        elif old.get(entry.code) != entry or stored["position"] != position:
+            tx.execute(update(infractions).where(infractions.c.id == stored["id"]).values(
+                position=position, version=stored["version"] + 1, **infraction_columns(entry)))
+    for code, row in rows.items():
+        if code not in after:
+            tx.execute(delete(infractions).where(infractions.c.id == row["id"]))
 
 
 def update_judging_settings(tx: Tx, tournament_id: int, version: int,
