@@ -5,15 +5,18 @@ not match and exit 2."""
 
 from __future__ import annotations
 
-import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from turnir.cli.db_common import console, database, fail, guarded, tournament_id
-from turnir.cli.output import write
-from turnir.services.audit import Anchor, ChainReport, Problem, Verification, brief, verify_log
-from turnir.services.queries import audit_log
+from turnir.cli.db_common import console
+from turnir.cli.options import JsonOption
+from turnir.cli.output import write_json
+from turnir.cli.session import database, opened, tournament_id
+from turnir.errors import UserError
+
+if TYPE_CHECKING:
+    from turnir.services.audit import ChainReport, Problem, Verification
 
 VERIFY = "verify"
 
@@ -32,7 +35,7 @@ def log(
     anchor: Annotated[str | None, typer.Option(
         help="With `verify TOURNAMENT`: SEQ:HASH from an earlier verification; the entry SEQ "
              "must still have that hash.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """The tournament's audit log: who changed what, when, before and after.
 
@@ -43,24 +46,27 @@ def log(
         verify(target, anchor=anchor, as_json=as_json)
         return
     if target is not None:
-        raise fail(f"unexpected argument {target!r} (did you mean `turnir log verify "
-                   f"{target}`?)")
+        raise UserError("unexpected argument {target!r} (did you mean `turnir log verify "
+                        "{target}`?)", code="bad_argument", target=target)
     if anchor is not None:
-        raise fail("--anchor goes with `turnir log verify TOURNAMENT`")
+        raise UserError("--anchor goes with `turnir log verify TOURNAMENT`",
+                        code="bad_argument")
     show(tournament, action=action, limit=limit, as_json=as_json)
 
 
 def show(tournament: str, *, action: str | None, limit: int | None, as_json: bool) -> None:
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        entries = guarded(lambda: audit_log(db, tid, action=action, limit=limit))
+    from turnir.services.audit import brief
+    from turnir.services.queries import audit_log
+
+    with opened(tournament) as (db, tid):
+        entries = audit_log(db, tid, action=action, limit=limit)
     if as_json:
-        write(json.dumps([
+        write_json([
             {"id": e.id, "seq": e.seq, "at": e.at.isoformat(), "actor": e.actor,
              "action": e.action, "entity": e.entity, "entity_id": e.entity_id,
              "before": e.before, "after": e.after, "hash": e.digest}
             for e in entries
-        ], ensure_ascii=False, indent=2) + "\n")
+        ])
         return
     console.print(f"Audit log of tournament #{tid} (times in UTC)", highlight=False)
     for e in entries:
@@ -78,13 +84,14 @@ def _say(text: str) -> None:
 
 def verify(tournament: str | None, *, anchor: str | None, as_json: bool) -> None:
     """``turnir log verify [TOURNAMENT]``: exit 0 when everything matches, else 2."""
+    from turnir.services.audit import Anchor, verify_log
+
     with database() as db:
-        tid = None if tournament is None else tournament_id(db, tournament)
-        mark = None if anchor is None else guarded(lambda: Anchor.parse(anchor))
-        done = guarded(lambda: verify_log(db, tid, anchor=mark))
+        tid = tournament_id(db, tournament)
+        mark = None if anchor is None else Anchor.parse(anchor)
+        done = verify_log(db, tid, anchor=mark)
     if as_json:
-        write(json.dumps(_verification_json(done), ensure_ascii=False, indent=2)
-                         + "\n")
+        write_json(_verification_json(done))
     else:
         for chain in done.chains:
             _say_chain(chain)
@@ -92,8 +99,8 @@ def verify(tournament: str | None, *, anchor: str | None, as_json: bool) -> None
             _say(f"verified: {done.entries} entries")
     if not done.ok:
         broken = sum(1 for c in done.chains if not c.ok)
-        raise fail(f"verification failed: {broken} of {len(done.chains)} chain(s) do not "
-                   "match")
+        raise UserError("verification failed: {broken} of {count} chain(s) do not match",
+                        code="verification_failed", broken=broken, count=len(done.chains))
 
 
 def _chain_name(chain: ChainReport) -> str:

@@ -3,81 +3,57 @@ tournament, ``turnir export``, ``turnir import``, ``turnir db upgrade|where``.""
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from turnir.cli import render
-from turnir.cli.db_common import (
-    ActorOption,
-    TournamentArg,
-    actor_name,
-    console,
-    database,
-    fail,
-    guarded,
-    progress_bar,
-    tournament_id,
-)
-from turnir.cli.output import write
-from turnir.domain.results import parse_result
+from turnir.cli.db_common import actor_name, command, console, progress_bar, refuse_existing
+from turnir.cli.options import ActorOption, TournamentArg
+from turnir.cli.session import database, opened
 from turnir.errors import UserError
-from turnir.formats.players_csv import read_players_csv
-from turnir.formats.tabular import read_file_bytes
-from turnir.formats.tournament_file import MAX_BYTES as MAX_TOURNAMENT_BYTES
-from turnir.formats.tournament_file import write_atomic
-from turnir.services.common import TournamentInfo
-from turnir.services.players import register_players
-from turnir.services.queries import get_standings
-from turnir.services.results import ResultStatus, record_result
-from turnir.services.transfer import (
-    export_players_csv,
-    export_tournament,
-    import_tournament,
-    standings_csv,
-)
-from turnir.storage.database import Database, database_url
-from turnir.storage.migrate import upgrade
 
-db_app = typer.Typer(help="The database itself: where it is, migrations.", no_args_is_help=True)
+if TYPE_CHECKING:
+    from turnir.services.players import PlayerInfo
+    from turnir.services.results import ResultStatus
+
+db_app = typer.Typer(no_args_is_help=True)
 
 
-def record(tournament: str, round_number: int, table: int, score: str, *, correct: bool,
+def record(ref: str, round_number: int, table: int, score: str, *, correct: bool,
            expected_version: int | None, key: str | None, actor: str | None) -> None:
     """``turnir result TOURNAMENT ROUND TABLE SCORE`` on a stored tournament."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        done = guarded(lambda: record_result(
-            db, tid, round_number, table, parse_result(score), actor=actor_name(actor),
-            correction=correct, expected_version=expected_version, idempotency_key=key,
-        ))
-        names = guarded(lambda: get_standings(db, tid).tournament)
-    what = {ResultStatus.RECORDED: "recorded", ResultStatus.CORRECTED: "corrected",
-            ResultStatus.UNCHANGED: "already recorded, unchanged"}[done.status]
+    from turnir.domain.results import parse_result
+    from turnir.services.queries import get_standings
+    from turnir.services.results import record_result
+
+    with opened(ref) as (db, tid):
+        done = record_result(db, tid, round_number, table, parse_result(score),
+                             actor=actor_name(actor), correction=correct,
+                             expected_version=expected_version, idempotency_key=key)
+        names = get_standings(db, tid).tournament
     console.print(f"Round {round_number} table {table}: {names.player(done.a).name} "
-                  f"{done.result.score} {names.player(done.b).name} ({what}; version "
-                  f"{done.version}).")
+                  f"{done.result.score} {names.player(done.b).name} ({result_word(done.status)}"
+                  f"; version {done.version}).")
 
 
-def standings(tournament: str, *, as_json: bool, as_csv: bool) -> None:
+def result_word(status: ResultStatus) -> str:
+    """What happened to a recorded result."""
+    from turnir.services.results import ResultStatus
+
+    return {ResultStatus.RECORDED: "recorded", ResultStatus.CORRECTED: "corrected",
+            ResultStatus.UNCHANGED: "already recorded, unchanged"}[status]
+
+
+def standings(ref: str, *, as_json: bool, as_csv: bool) -> None:
     """``turnir standings TOURNAMENT`` on a stored tournament."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        view = guarded(lambda: get_standings(db, tid))
-    t = view.tournament
-    if as_json:
-        write(json.dumps(render.standings_json(t), ensure_ascii=False, indent=2))
-        write("\n")
-        return
-    if as_csv:
-        write(standings_csv(t))
-        return
-    console.print(render.standings_table(t))
-    if t.phase.value == "finished":
-        console.print(render.final_table(t))
+    from turnir.cli.render import print_standings
+    from turnir.services.queries import get_standings
+
+    with opened(ref) as (db, tid):
+        view = get_standings(db, tid)
+    print_standings(console, view.tournament, as_json=as_json, as_csv=as_csv)
 
 
 class ExportKind(StrEnum):
@@ -94,23 +70,22 @@ def export(
     force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
 ) -> None:
     """Write a stored tournament as the offline JSON file, or its players or standings as CSV."""
+    from turnir.formats.tournament_file import write_atomic
+    from turnir.services.queries import get_standings
+    from turnir.services.transfer import export_players_csv, export_tournament, standings_csv
+
     chosen = kind or (ExportKind.TOURNAMENT if output.suffix.lower() == ".json"
                       else ExportKind.STANDINGS)
-    if output.exists() and not force:
-        raise fail(f"{output} already exists (use --force to overwrite)")
-    with database() as db:
-        tid = tournament_id(db, tournament)
-
-        def text() -> str:
-            if chosen is ExportKind.TOURNAMENT:
-                with progress_bar("exporting") as bar:
-                    return export_tournament(db, tid, progress=bar)
-            if chosen is ExportKind.PLAYERS:
-                return export_players_csv(db, tid)
-            return standings_csv(get_standings(db, tid).tournament)
-
-        content = guarded(text)
-    guarded(lambda: write_atomic(output, content))
+    refuse_existing(output, force=force)
+    with opened(tournament) as (db, tid):
+        if chosen is ExportKind.TOURNAMENT:
+            with progress_bar("exporting") as bar:
+                content = export_tournament(db, tid, progress=bar)
+        elif chosen is ExportKind.PLAYERS:
+            content = export_players_csv(db, tid)
+        else:
+            content = standings_csv(get_standings(db, tid).tournament)
+    write_atomic(output, content)
     console.print(f"Wrote the {chosen.value} of tournament #{tid} to {output}.")
 
 
@@ -124,55 +99,57 @@ def import_(
     actor: ActorOption = None,
 ) -> None:
     """Import an offline tournament file as a new tournament, or players into a tournament."""
-    who = actor_name(actor)
-    with database() as db:
-        if file.suffix.lower() in (".csv", ".xlsx", ".txt"):
-            if into is None:
-                raise fail("a players file goes into a tournament: add --into TOURNAMENT")
-            tid = tournament_id(db, into)
+    if file.suffix.lower() in (".csv", ".xlsx", ".txt"):
+        if into is None:
+            raise UserError("a players file goes into a tournament: add --into TOURNAMENT",
+                            code="no_tournament")
+        added, tid = register_file(into, file, actor_name(actor))
+        console.print(f"Registered {len(added)} players in tournament #{tid}.")
+        return
+    from turnir.formats.tournament_file import read_tournament_text
+    from turnir.services.transfer import import_tournament
 
-            def players() -> int:
-                lines = read_players_csv(file)
-                with progress_bar("registering players") as bar:
-                    return len(register_players(db, tid, lines, actor=who, progress=bar))
-
-            count = guarded(players)
-            console.print(f"Registered {count} players in tournament #{tid}.")
-            return
-
-        def tournament() -> TournamentInfo:
-            data = read_file_bytes(file, max_bytes=MAX_TOURNAMENT_BYTES)
-            try:
-                text = data.decode("utf-8-sig")
-            except UnicodeDecodeError as error:
-                raise UserError(f"{file}: cannot read it ({error})", code="bad_file") from None
-            with progress_bar("importing") as bar:
-                return import_tournament(db, text, actor=who, source=str(file), name=name,
-                                         progress=bar)
-
-        info = guarded(tournament)
+    text = read_tournament_text(file)
+    with database() as db, progress_bar("importing") as bar:
+        info = import_tournament(db, text, actor=actor_name(actor), source=str(file),
+                                 name=name, progress=bar)
     console.print(f"Imported {file} as tournament #{info.id} {info.name!r}: "
                   f"{info.players} players, {info.rounds} round(s).")
 
 
-@db_app.command("upgrade")
+def register_file(ref: str, file: Path, actor: str) -> tuple[list[PlayerInfo], int]:
+    """Register every player of a players file in the tournament ``ref`` (all of them, or
+    none when a line is wrong): the players and the tournament's number."""
+    from turnir.formats.players_csv import read_players_csv
+    from turnir.services.players import register_players
+
+    with opened(ref) as (db, tid), progress_bar("registering players") as bar:
+        lines = read_players_csv(file)
+        return register_players(db, tid, lines, actor=actor, progress=bar), tid
+
+
+@command(db_app, "upgrade")
 def db_upgrade() -> None:
     """Create the database or migrate it to this version's schema."""
-    db = guarded(lambda: Database.open(database_url(), migrate=False))
+    from turnir.compose import database_url, open_database, upgrade_database
+
+    db = open_database(database_url(), migrate=False)
     try:
-        report = guarded(lambda: upgrade(db))
+        before, after = upgrade_database(db)
     finally:
         db.close()
-    if report.before == report.after:
-        console.print(f"{db.describe()}: already at schema {report.after}.")
+    if before == after:
+        console.print(f"{db.describe()}: already at schema {after}.")
     else:
-        console.print(f"{db.describe()}: migrated from {report.before or 'nothing'} to schema "
-                      f"{report.after}.")
+        console.print(f"{db.describe()}: migrated from {before or 'nothing'} to schema "
+                      f"{after}.")
 
 
-@db_app.command("where")
+@command(db_app, "where")
 def db_where() -> None:
     """Print the database URL in effect (TURNIR_DATABASE_URL or the per-user file)."""
-    db = guarded(lambda: Database.open(database_url(), migrate=False))
+    from turnir.compose import database_url, open_database
+
+    db = open_database(database_url(), migrate=False)
     console.print(db.describe(), highlight=False, soft_wrap=True)
     db.close()

@@ -2,26 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from turnir.cli import render
-from turnir.cli.db_common import (
-    ActorOption,
-    TournamentArg,
-    actor_name,
-    console,
-    database,
-    guarded,
-    tournament_id,
-)
-from turnir.services.rounds import build_top, current_round, start_round, swap_seats, undo_round
+from turnir.cli.db_common import actor_name, command, console
+from turnir.cli.options import ActorOption, TournamentArg
+from turnir.cli.session import opened
 
-round_app = typer.Typer(help="Rounds of a tournament in the database.", no_args_is_help=True)
+if TYPE_CHECKING:
+    from turnir.services.rounds import RoundView
+
+round_app = typer.Typer(no_args_is_help=True)
 
 
-@round_app.command("pair")
+def print_round(view: RoundView) -> None:
+    from turnir.cli.render import pairings_table
+
+    console.print(pairings_table(view.tournament, view.round))
+
+
+@command(round_app, "pair")
 def pair(
     tournament: TournamentArg,
     top: Annotated[bool, typer.Option(help="Build the top (refused before the Swiss end).")]
@@ -31,40 +32,41 @@ def pair(
     actor: ActorOption = None,
 ) -> None:
     """Pair the next round: Swiss while Swiss rounds remain, then the top."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        who = actor_name(actor)
+    from turnir.services.rounds import build_top, start_round
+
+    with opened(tournament) as (db, tid):
         if top:
-            view = guarded(lambda: build_top(db, tid, actor=who))
+            view = build_top(db, tid, actor=actor_name(actor))
         else:
-            view = guarded(lambda: start_round(db, tid, actor=who,
-                                               drop_absent_players=drop_absent))
-    console.print(render.pairings_table(view.tournament, view.round))
+            view = start_round(db, tid, actor=actor_name(actor),
+                               drop_absent_players=drop_absent)
+    print_round(view)
 
 
-@round_app.command("undo")
+@command(round_app, "undo")
 def undo(tournament: TournamentArg, actor: ActorOption = None) -> None:
     """Remove the last round when it has no results yet."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        view = guarded(lambda: undo_round(db, tid, actor=actor_name(actor)))
+    from turnir.services.rounds import undo_round
+
+    with opened(tournament) as (db, tid):
+        view = undo_round(db, tid, actor=actor_name(actor))
     left = 0 if view is None else view.round.number
     console.print(f"Round {left + 1} undone; {left} round(s) remain.")
 
 
-@round_app.command("show")
+@command(round_app, "show")
 def show(
     tournament: TournamentArg,
     number: Annotated[int | None, typer.Argument(help="Round (default: current).")] = None,
 ) -> None:
     """Show a round's pairings and results."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        view = guarded(lambda: current_round(db, tid, number))
-    console.print(render.pairings_table(view.tournament, view.round))
+    from turnir.services.rounds import current_round
+
+    with opened(tournament) as (db, tid):
+        print_round(current_round(db, tid, number))
 
 
-@round_app.command("swap")
+@command(round_app, "swap")
 def swap(
     tournament: TournamentArg,
     number: Annotated[int, typer.Argument(help="Round number (the current round).")],
@@ -74,8 +76,8 @@ def swap(
     actor: ActorOption = None,
 ) -> None:
     """Manual pairing edit: two players exchange their seats (logged)."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        view = guarded(lambda: swap_seats(db, tid, number, first, second,
-                                          actor=actor_name(actor), note=note))
-    console.print(render.pairings_table(view.tournament, view.round))
+    from turnir.services.rounds import swap_seats
+
+    with opened(tournament) as (db, tid):
+        print_round(swap_seats(db, tid, number, first, second, actor=actor_name(actor),
+                               note=note))

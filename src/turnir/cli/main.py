@@ -13,42 +13,32 @@ the database (every change is one transaction).
 
 from __future__ import annotations
 
-import json
-import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from turnir.cli import audit_log, db_data, render
-from turnir.cli.db_player import player_app
-from turnir.cli.db_round import round_app
-from turnir.cli.db_tournament import judge_app, tournament_app
-from turnir.cli.output import SafeConsole, error_line, write
-from turnir.cli.parsing import parse_points
-from turnir.cli.penalty import penalty_app
-from turnir.cli.rating import rating_app
-from turnir.cli.robot import robot_app
-from turnir.cli.users import user_app
-from turnir.domain.model import Player, Settings
-from turnir.domain.results import parse_result
-from turnir.domain.tournament import (
-    Phase,
-    Tournament,
-    add_late_player,
-    drop_player,
-    new_tournament,
-    pair_next_round,
-    record_result,
-    repair_last_round,
-    swap_players,
-    undo_last_round,
+from turnir.cli import audit_log, db_data
+from turnir.cli.db_common import choose_language, command, guard, refuse_existing
+from turnir.cli.lazy import LazyGroup, lazy_group
+from turnir.cli.options import (
+    BestOfOption,
+    JsonOption,
+    LateByesOption,
+    NewPlayerArg,
+    PointsOption,
+    RoundsOption,
+    SeedOption,
+    TopBestOfOption,
+    TopOption,
 )
+from turnir.cli.output import SafeConsole, write_json
+from turnir.compose import serve
 from turnir.errors import UserError
-from turnir.formats.players_csv import read_players_csv
-from turnir.formats.tournament_file import json_schema, read_tournament, write_tournament
-from turnir.web.serve import serve
+
+if TYPE_CHECKING:
+    from turnir.domain.tournament import Tournament
 
 app = typer.Typer(
     name="turnir",
@@ -56,69 +46,81 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
+    cls=LazyGroup,
 )
 console = SafeConsole()
-err_console = SafeConsole(stderr=True)
 
 FileArg = Annotated[Path, typer.Argument(help="The tournament JSON file.")]
-T = TypeVar("T")
 
 
-def fail(message: str) -> typer.Exit:
-    err_console.print(error_line(message), highlight=False, soft_wrap=True)
-    return typer.Exit(code=2)
+@app.callback()
+def main_options(
+    lang: Annotated[str | None, typer.Option(
+        "--lang", help="The language of messages: ru or en (default: Russian, English when "
+                       "LANG is English).")] = None,
+) -> None:
+    """Tournament reporter for the Berserk card game: Swiss rounds, top, standings."""
+    choose_language(lang)
 
 
 def change(path: Path, action: Callable[[Tournament], Tournament]) -> Tournament:
     """Read the file, apply ``action``, write it back atomically; nothing written on error."""
-    try:
-        t = action(read_tournament(path))
-        write_tournament(path, t)
-    except UserError as error:
-        raise fail(error.message) from None
+    from turnir.formats.tournament_file import read_tournament, write_tournament
+
+    t = action(read_tournament(path))
+    write_tournament(path, t)
     return t
 
 
 def load(path: Path) -> Tournament:
-    try:
-        return read_tournament(path)
-    except UserError as error:
-        raise fail(error.message) from None
+    from turnir.formats.tournament_file import read_tournament
+
+    return read_tournament(path)
 
 
-@app.command()
+def print_pairings(t: Tournament, number: int | None = None) -> None:
+    """The pairings of round ``number`` (default: the current round)."""
+    from turnir.cli import render
+
+    rnd = t.round(number) if number is not None else t.current_round
+    if rnd is None:
+        raise UserError("no round has been paired yet", code="no_round")
+    console.print(render.pairings_table(t, rnd))
+
+
+@command(app)
 def new(
     file: FileArg,
     players: Annotated[Path, typer.Option(
         help="Players file (CSV or .xlsx): name[,city,club,byes].")],
     name: Annotated[str | None, typer.Option(help="Tournament name (default: file name).")]
     = None,
-    rounds: Annotated[int | None, typer.Option(help="Swiss rounds (default ceil(log2 N)).")]
-    = None,
-    best_of: Annotated[int, typer.Option(help="Games per Swiss match: 1, 3 or 5.")] = 3,
-    top: Annotated[int, typer.Option(help="Players in the top: 0, 2, 4, 8, …")] = 0,
-    top_best_of: Annotated[int, typer.Option(help="Games per top match: 1, 3 or 5.")] = 3,
-    points: Annotated[str, typer.Option(help="Match points win/draw/loss[/bye].")] = "3/1/0/3",
-    seed: Annotated[int | None, typer.Option(help="Random seed (default: drawn now).")] = None,
+    rounds: RoundsOption = None,
+    best_of: BestOfOption = 3,
+    top: TopOption = 0,
+    top_best_of: TopBestOfOption = 3,
+    points: PointsOption = "3/1/0/3",
+    seed: SeedOption = None,
     force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
 ) -> None:
     """Create a tournament file from a players file (CSV or .xlsx)."""
-    if file.exists() and not force:
-        raise fail(f"{file} already exists (use --force to overwrite)")
-    try:
-        lines = read_players_csv(players)
-        roster = [
-            Player(id=i, name=ln.name, city=ln.city, club=ln.club,
-                   granted_byes=ln.granted_byes(swiss_rounds=rounds))
-            for i, ln in enumerate(lines, start=1)
-        ]
-        settings = Settings(points=parse_points(points), best_of=best_of,
-                            top_best_of=top_best_of, swiss_rounds=rounds, top_size=top)
-        t = new_tournament(name or file.stem, roster, settings=settings,
-                           seed=seed if seed is not None else secrets.randbits(48))
-        write_tournament(file, t)
-    except UserError as error:
-        raise fail(error.message) from None
+    import secrets
+
+    from turnir.cli.parsing import settings_of
+    from turnir.domain.model import Player
+    from turnir.domain.tournament import new_tournament
+    from turnir.formats.players_csv import read_players_csv
+    from turnir.formats.tournament_file import write_tournament
+
+    refuse_existing(file, force=force)
+    roster = [Player(id=i, name=ln.name, city=ln.city, club=ln.club,
+                     granted_byes=ln.granted_byes(swiss_rounds=rounds))
+              for i, ln in enumerate(read_players_csv(players), start=1)]
+    settings = settings_of(points, best_of=best_of, top_best_of=top_best_of, rounds=rounds,
+                           top=top)
+    t = new_tournament(name or file.stem, roster, settings=settings,
+                       seed=seed if seed is not None else secrets.randbits(48))
+    write_tournament(file, t)
     console.print(
         f"Created {file}: {len(t.players)} players, {t.swiss_rounds_planned} Swiss rounds"
         + (f", top {t.settings.top_size}" if t.settings.top_size else "")
@@ -126,27 +128,27 @@ def new(
     )
 
 
-@app.command()
+@command(app)
 def pair(file: FileArg) -> None:
     """Pair the next round: Swiss, or the top once the Swiss part is over."""
-    t = change(file, pair_next_round)
-    rnd = t.current_round
-    assert rnd is not None
-    console.print(render.pairings_table(t, rnd))
+    from turnir.domain.tournament import pair_next_round
+
+    print_pairings(change(file, pair_next_round))
 
 
-@app.command()
+@command(app)
 def repair(file: FileArg) -> None:
     """Undo the last round (no results yet) and pair it again with a new lot."""
-    t = change(file, repair_last_round)
-    rnd = t.current_round
-    assert rnd is not None
-    console.print(render.pairings_table(t, rnd))
+    from turnir.domain.tournament import repair_last_round
+
+    print_pairings(change(file, repair_last_round))
 
 
-@app.command()
+@command(app)
 def undo(file: FileArg) -> None:
     """Remove the last round when it has no results yet."""
+    from turnir.domain.tournament import undo_last_round
+
     t = change(file, undo_last_round)
     console.print(f"Round {len(t.rounds) + 1} undone; {len(t.rounds)} round(s) remain.")
 
@@ -161,7 +163,7 @@ def is_file(target: str) -> bool:
     return Path(target).exists() or target.lower().endswith(".json")
 
 
-@app.command()
+@command(app)
 def result(
     target: TargetArg,
     round: Annotated[int, typer.Argument(help="Round number.")],
@@ -182,21 +184,22 @@ def result(
         db_data.record(target, round, table, score, correct=correct,
                        expected_version=expected_version, key=key, actor=actor)
         return
-    file = Path(target)
+    from turnir.domain.results import parse_result
+    from turnir.domain.tournament import record_result
 
-    def apply(t: Tournament) -> Tournament:
-        return record_result(t, round, table, parse_result(score), correction=correct)
-
-    t = change(file, apply)
+    t = change(Path(target), lambda t: record_result(t, round, table, parse_result(score),
+                                                     correction=correct))
     line = t.round(round).pairing_at(table)
     assert line.b is not None and line.result is not None
     console.print(f"Round {round} table {table}: {t.player(line.a).name} "
                   f"{line.result.score} {t.player(line.b).name}")
 
 
-@app.command()
+@command(app)
 def drop(file: FileArg, player: Annotated[str, typer.Argument(help="Number or name.")]) -> None:
     """Drop a player: not paired any more, results kept."""
+    from turnir.domain.tournament import drop_player
+
     dropped: list[str] = []
 
     def apply(t: Tournament) -> Tournament:
@@ -208,24 +211,25 @@ def drop(file: FileArg, player: Annotated[str, typer.Argument(help="Number or na
     console.print(f"{dropped[0]} dropped.")
 
 
-@app.command()
+@command(app)
 def late(
     file: FileArg,
-    name: Annotated[str, typer.Argument(help="The new player's name.")],
-    byes: Annotated[bool, typer.Option(help="Grant byes for the rounds already played.")]
-    = False,
+    name: NewPlayerArg,
+    byes: LateByesOption = False,
     city: str = "",
     club: str = "",
 ) -> None:
     """Late entry: add a player from the next round on."""
+    from turnir.cli.render import joined_line
+    from turnir.domain.tournament import add_late_player
+
     t = change(file, lambda t: add_late_player(t, name, byes_for_missed_rounds=byes,
                                                city=city, club=club))
     p = t.players[-1]
-    console.print(f"{p.name} joined as #{p.id} from round {p.joined_round}"
-                  + (" with byes for the rounds played." if byes else "."))
+    console.print(joined_line(p.name, p.id, p.joined_round, byes=byes))
 
 
-@app.command()
+@command(app)
 def swap(
     file: FileArg,
     round: Annotated[int, typer.Argument(help="Round number (the current round).")],
@@ -234,58 +238,48 @@ def swap(
     note: Annotated[str, typer.Option(help="Why (kept in the round's edit log).")] = "",
 ) -> None:
     """Manual pairing edit: two players exchange their seats (logged)."""
+    from turnir.domain.tournament import swap_players
 
     def apply(t: Tournament) -> Tournament:
         a, b = t.find_player(first), t.find_player(second)
         return swap_players(t, round, a.id, b.id, note=note)
 
-    t = change(file, apply)
-    console.print(render.pairings_table(t, t.round(round)))
+    print_pairings(change(file, apply), round)
 
 
-@app.command()
+@command(app)
 def pairings(
     file: FileArg,
     round: Annotated[int | None, typer.Argument(help="Round (default: current).")] = None,
 ) -> None:
     """Show a round's pairings."""
-    t = load(file)
-    try:
-        rnd = t.round(round) if round is not None else t.current_round
-    except UserError as error:
-        raise fail(error.message) from None
-    if rnd is None:
-        raise fail("no round has been paired yet")
-    console.print(render.pairings_table(t, rnd))
+    print_pairings(load(file), round)
 
 
-@app.command()
+@command(app)
 def standings(
     target: TargetArg,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: JsonOption = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Database: CSV output.")] = False,
 ) -> None:
     """Standings with every tiebreak column; final places once the top is over."""
+    from turnir.cli.render import print_standings
+
     if not is_file(target):
         db_data.standings(target, as_json=as_json, as_csv=as_csv)
         return
-    t = load(Path(target))
-    if as_json:
-        write(json.dumps(render.standings_json(t), ensure_ascii=False, indent=2))
-        write("\n")
-        return
-    console.print(render.standings_table(t))
-    if t.phase is Phase.FINISHED:
-        console.print(render.final_table(t))
+    print_standings(console, load(Path(target)), as_json=as_json)
 
 
-@app.command()
+@command(app)
 def schema() -> None:
     """Print the JSON Schema of the tournament file."""
-    write(json.dumps(json_schema(), ensure_ascii=False, indent=2) + "\n")
+    from turnir.formats.tournament_file import json_schema
+
+    write_json(json_schema())
 
 
-@app.command()
+@command(app)
 def demo(
     players: Annotated[int, typer.Option(help="Number of players.")] = 32,
     seed: Annotated[int, typer.Option(help="Random seed.")] = 2026,
@@ -293,33 +287,39 @@ def demo(
     """Simulate a whole tournament and print it round by round."""
     from turnir.demo import simulate_demo
 
-    try:
-        simulate_demo(console, players=players, seed=seed)
-    except UserError as error:
-        raise fail(error.message) from None
+    simulate_demo(console, players=players, seed=seed)
 
 
-def _mount_database_commands() -> None:
-    """The database commands (docs/storage.md), each group in its own module."""
-    app.add_typer(tournament_app, name="tournament")
-    app.add_typer(player_app, name="player")
-    app.add_typer(round_app, name="round")
-    app.add_typer(judge_app, name="judge")
-    app.add_typer(db_data.db_app, name="db")
-    app.command("log")(audit_log.log)
-    app.command("export")(db_data.export)
-    app.command("import")(db_data.import_)
+def _mount_commands() -> None:
+    """The database commands (docs/storage.md), each group in its own module, imported only
+    when the command line names it (``turnir.cli.lazy``)."""
+    for name, module, attribute, help in (
+        ("tournament", "db_tournament", "tournament_app",
+         "Tournaments in the database: new, list, show, finish."),
+        ("player", "db_player", "player_app", "Players of a tournament in the database."),
+        ("round", "db_round", "round_app", "Rounds of a tournament in the database."),
+        ("judge", "db_tournament", "judge_app", "The judges of a tournament and their roles."),
+        ("db", "db_data", "db_app", "The database itself: where it is, migrations."),
+        ("robot", "robot", "robot_app", "The online judge robot."),
+        ("penalty", "penalty", "penalty_app", "Penalties and judging: give, list, appeal, "
+         "report, technical results, the catalogue, suspensions."),
+        ("rating", "rating", "rating_app", "The rating database: submit tournaments, "
+         "histories, the leaderboard, import and export."),
+        ("user", "users", "user_app", "Web accounts: organizers, judges, players."),
+    ):
+        lazy_group(name, f"turnir.cli.{module}", attribute, help)
+    app.command("log")(guard(audit_log.log))
+    app.command("export")(guard(db_data.export))
+    app.command("import")(guard(db_data.import_))
+    app.command("serve")(serve)
 
 
-_mount_database_commands()
-
-
-app.add_typer(robot_app, name="robot", help="The online judge robot.")
-app.add_typer(penalty_app, name="penalty")
-app.add_typer(rating_app, name="rating")
-app.add_typer(user_app, name="user")
-app.command("serve")(serve)
+_mount_commands()
 
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":
+    main()

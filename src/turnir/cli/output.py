@@ -11,6 +11,7 @@ writes (``--json``, reports, CSV) go through ``write``, which does the same.
 
 from __future__ import annotations
 
+import json
 import sys
 import unicodedata
 from typing import Any, TextIO
@@ -49,9 +50,9 @@ def styled(*parts: str | tuple[str, str]) -> Text:
                            else (escape_controls(p[0]), p[1]) for p in parts))
 
 
-def error_line(message: str) -> Text:
+def error_line(message: str, word: str = "error:") -> Text:
     """``error: message`` with the word in bold red (the message is never markup)."""
-    return styled(("error:", "bold red"), " ", message)
+    return styled((word, "bold red"), " ", message)
 
 
 def write(text: str, stream: TextIO | None = None) -> None:
@@ -61,3 +62,8 @@ def write(text: str, stream: TextIO | None = None) -> None:
         text = "".join(f"\\u{ord(c):04x}" if c not in KEEP and unicodedata.category(c) == "Cc"
                        else c for c in text)
     (stream or sys.stdout).write(text)
+
+
+def write_json(data: object) -> None:
+    """``data`` as indented JSON (UTF-8 text kept as it is) and a line feed, via ``write``."""
+    write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")

@@ -19,68 +19,35 @@ Who acts is ``--actor`` (default ``$TURNIR_ACTOR`` or the login name); the judge
 
 from __future__ import annotations
 
-import json
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
-from turnir.cli.db_common import (
-    ActorOption,
-    TournamentArg,
-    actor_name,
-    console,
-    database,
-    guarded,
-    tournament_id,
-)
-from turnir.cli.output import write
+from turnir.cli.db_common import actor_name, command, console, content_language
+from turnir.cli.options import ActorOption, JsonOption, LangOption, TournamentArg
+from turnir.cli.output import write, write_json
+from turnir.cli.parsing import numbers
 from turnir.cli.penalty_admin import catalogue_app, parse_day, parse_penalty, suspension_app
-from turnir.domain.penalties import (
-    AppealOutcome,
-    ClaimKind,
-    CrystalCount,
-    GivenAt,
-    Moment,
-    PenaltyPoints,
-    Text,
-)
-from turnir.domain.results import GameReason, MatchResult
+from turnir.cli.session import database, opened
+from turnir.domain.penalties import AppealOutcome, ClaimKind
 from turnir.errors import UserError
-from turnir.services.game_rulings import (
-    RulingOutcome,
-    decide_time_out_claim,
-    list_rulings,
-    record_technical_result,
-)
-from turnir.services.penalties import (
-    PenaltyView,
-    give_penalty,
-    list_penalties,
-    person_history,
-    preview_penalty,
-)
-from turnir.services.penalty_appeals import decide_appeal, withdraw_penalty
-from turnir.services.penalty_catalogue import get_judging_settings, set_judging_settings
-from turnir.services.penalty_report import penalty_report, render_penalty_report
-from turnir.services.results import GameReport, ResultStatus, record_result
-from turnir.storage.penalty_rows import points_list
 
-penalty_app = typer.Typer(help="Penalties and judging: give, list, appeal, report, technical "
-                               "results, the catalogue, suspensions.", no_args_is_help=True)
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from turnir.domain.penalties import GivenAt, PenaltyPoints, Text
+    from turnir.services.common import Database
+    from turnir.services.game_rulings import RulingOutcome
+    from turnir.services.penalties import PenaltyView
+    from turnir.services.results import GameReport
+
+penalty_app = typer.Typer(no_args_is_help=True)
 penalty_app.add_typer(catalogue_app, name="catalogue")
 penalty_app.add_typer(suspension_app, name="suspension")
 
 JudgeOption = Annotated[str | None, typer.Option(
     "--judge", help="The judge acting (default: the actor).")]
-LangOption = Annotated[str, typer.Option("--lang", help="ru or en.")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
-
-
-def _lang(value: str) -> str:
-    if value not in ("ru", "en"):
-        raise typer.BadParameter("use ru or en")
-    return value
 
 
 def _text(text: Text, lang: str) -> str:
@@ -88,6 +55,8 @@ def _text(text: Text, lang: str) -> str:
 
 
 def _moment(round_number: int | None, game: int | None, moment: str | None) -> GivenAt | None:
+    from turnir.domain.penalties import GivenAt, Moment
+
     if round_number is None and game is None and moment is None:
         return None
     if round_number is None:
@@ -114,7 +83,7 @@ GamesBeforeOption = Annotated[str, typer.Option(
 CorrectOption = Annotated[bool, typer.Option(help="Replace an existing result.")]
 
 
-@penalty_app.command("give")
+@command(penalty_app, "give")
 def give(
     tournament: TournamentArg,
     player: Annotated[str, typer.Argument(help="The player: number or name.")],
@@ -140,21 +109,22 @@ def give(
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", help="Show what would be given, give nothing.")] = False,
     judge: JudgeOption = None,
-    lang: LangOption = "ru",
+    lang: LangOption = None,
     actor: ActorOption = None,
 ) -> None:
     """Give a penalty: the guide's for the reason at the rules level, escalated for a repeated
     reason (J-6); its loss lands on the right result (J-3)."""
-    lang = _lang(lang)
-    with database() as db:
-        tid = tournament_id(db, tournament)
+    from turnir.services.penalties import give_penalty, preview_penalty
+
+    lang = content_language(lang)
+    with opened(tournament) as (db, tid):
         who = actor_name(actor)
-        at = guarded(lambda: _moment(round, game, moment))
-        chosen = guarded(lambda: None if penalty is None else parse_penalty(penalty))
+        at = _moment(round, game, moment)
+        chosen = None if penalty is None else parse_penalty(penalty)
         if dry_run:
-            preview = guarded(lambda: preview_penalty(db, tid, player=player, reason=reason,
-                                                      judge=judge or who, penalty=chosen,
-                                                      given_at=at))
+            preview = preview_penalty(db, tid, player=player, reason=reason,
+                                      judge=judge or who, penalty=chosen,
+                                      given_at=at)
             console.print(f"Would give {preview.player_name} (#{preview.player}) a "
                           f"{_text(preview.penalty.name_text, lang)} for "
                           f"{_text(preview.reason_name, lang)} "
@@ -163,11 +133,11 @@ def give(
             if preview.needs_head_judge:
                 console.print("  A deviation: the head judge must confirm (--confirmed-by).")
             return
-        done = guarded(lambda: give_penalty(
+        done = give_penalty(
             db, tid, player=player, reason=reason, actor=who, judge=judge, penalty=chosen,
             given_at=at, confirmed_by=confirmed_by, deferred=defer, note=note,
             suspension_until=None if until is None else parse_day(until),
-            idempotency_key=key))
+            idempotency_key=key)
     _print_penalty(done.penalty, lang)
     for result in done.results:
         console.print(f"  Round {result.round} table {result.table}: result {result.status.value}"
@@ -179,11 +149,12 @@ def give(
 
 
 def _views_json(views: list[PenaltyView]) -> None:
-    write(json.dumps([v.as_json() for v in views], ensure_ascii=False, indent=2)
-                     + "\n")
+    write_json([v.as_json() for v in views])
 
 
 def _penalty_table(views: list[PenaltyView], lang: str, title: str) -> Table:
+    from rich.table import Table
+
     table = Table(title=title)
     for header in ("#", "Player", "When", "Reason", "Penalty", "Guide", "Judge", "Explanation",
                    "Status"):
@@ -197,19 +168,20 @@ def _penalty_table(views: list[PenaltyView], lang: str, title: str) -> Table:
     return table
 
 
-@penalty_app.command("list")
+@command(penalty_app, "list")
 def list_(
     tournament: TournamentArg,
     player: Annotated[str | None, typer.Argument(help="Only this player's.")] = None,
     pending: Annotated[bool, typer.Option(help="Only losses still waiting (J-3).")] = False,
     as_json: JsonOption = False,
-    lang: LangOption = "ru",
+    lang: LangOption = None,
 ) -> None:
     """The penalties with their reasons and explanations (withdrawn ones too)."""
-    lang = _lang(lang)
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        views = guarded(lambda: list_penalties(db, tid, player))
+    from turnir.services.penalties import list_penalties
+
+    lang = content_language(lang)
+    with opened(tournament) as (db, tid):
+        views = list_penalties(db, tid, player)
     if pending:
         views = [v for v in views if v.pending_loss]
     if as_json:
@@ -218,7 +190,7 @@ def list_(
     console.print(_penalty_table(views, lang, f"Penalties ({len(views)})"))
 
 
-@penalty_app.command("appeal")
+@command(penalty_app, "appeal")
 def appeal(
     tournament: TournamentArg,
     seq: Annotated[int, typer.Argument(help="The penalty's number (`penalty list`).")],
@@ -228,17 +200,18 @@ def appeal(
     expected_version: Annotated[int | None, typer.Option(
         help="The penalty's version you saw; refused when it changed since.")] = None,
     judge: JudgeOption = None,
-    lang: LangOption = "ru",
+    lang: LangOption = None,
     actor: ActorOption = None,
 ) -> None:
     """The head judge decides an appeal against a floor judge's penalty (J-8)."""
-    lang = _lang(lang)
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        changed = guarded(lambda: None if to is None else parse_penalty(to))
-        done = guarded(lambda: decide_appeal(
+    from turnir.services.penalty_appeals import decide_appeal
+
+    lang = content_language(lang)
+    with opened(tournament) as (db, tid):
+        changed = None if to is None else parse_penalty(to)
+        done = decide_appeal(
             db, tid, seq, outcome=outcome, actor=actor_name(actor), judge=judge,
-            changed_to=changed, note=note, expected_version=expected_version))
+            changed_to=changed, note=note, expected_version=expected_version)
     console.print(f"Appeal against penalty #{seq}: {done.appeal.outcome.value} by "
                   f"{done.appeal.decided_by}.", highlight=False)
     _print_penalty(done.penalty, lang)
@@ -249,40 +222,45 @@ def appeal(
         console.print(f"  {line}")
 
 
-@penalty_app.command("withdraw")
+@command(penalty_app, "withdraw")
 def withdraw(
     tournament: TournamentArg,
     seq: Annotated[int, typer.Argument(help="The penalty's number.")],
     reason: Annotated[str, typer.Option(help="Why (e.g. the wrong player was entered).")],
     expected_version: Annotated[int | None, typer.Option(help="The version you saw.")] = None,
     judge: JudgeOption = None,
-    lang: LangOption = "ru",
+    lang: LangOption = None,
     actor: ActorOption = None,
 ) -> None:
     """The head judge withdraws a penalty entered in error."""
-    lang = _lang(lang)
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        view = guarded(lambda: withdraw_penalty(db, tid, seq, reason=reason,
-                                                actor=actor_name(actor), judge=judge,
-                                                expected_version=expected_version))
+    from turnir.services.penalty_appeals import withdraw_penalty
+
+    lang = content_language(lang)
+    with opened(tournament) as (db, tid):
+        view = withdraw_penalty(db, tid, seq, reason=reason,
+                                actor=actor_name(actor), judge=judge,
+                                expected_version=expected_version)
     _print_penalty(view, lang)
 
 
-@penalty_app.command("history")
+@command(penalty_app, "history")
 def history(
     person: Annotated[str, typer.Argument(help="The person: number or name.")],
     as_json: JsonOption = False,
-    lang: LangOption = "ru",
+    lang: LangOption = None,
 ) -> None:
     """One person's penalties in every tournament, with the reasons."""
-    lang = _lang(lang)
+    from rich.table import Table
+
+    from turnir.services.penalties import person_history
+
+    lang = content_language(lang)
     with database() as db:
-        lines = guarded(lambda: person_history(db, person))
+        lines = person_history(db, person)
     if as_json:
-        write(json.dumps([{"tournament_id": h.tournament_id,
+        write_json([{"tournament_id": h.tournament_id,
                                       "tournament": h.tournament, **h.penalty.as_json()}
-                                     for h in lines], ensure_ascii=False, indent=2) + "\n")
+                                     for h in lines])
         return
     table = Table(title=f"Penalties of {person}")
     for header in ("Tournament", "#", "When", "Reason", "Penalty", "Explanation", "Status"):
@@ -295,46 +273,48 @@ def history(
     console.print(table)
 
 
-@penalty_app.command("report")
+@command(penalty_app, "report")
 def report(
     tournament: TournamentArg,
     as_json: JsonOption = False,
-    lang: LangOption = "ru",
+    lang: LangOption = None,
 ) -> None:
     """The penalties section of the tournament report (Markdown), for the head judge."""
-    lang = _lang(lang)
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        found = guarded(lambda: penalty_report(db, tid))
+    from turnir.services.penalty_document import penalty_document, render_penalty_document
+
+    lang = content_language(lang)
+    with opened(tournament) as (db, tid):
+        found = penalty_document(db, tid)
     if as_json:
-        write(json.dumps(found.as_json(), ensure_ascii=False, indent=2) + "\n")
+        write_json(found.as_json())
         return
-    write(render_penalty_report(found, lang="ru" if lang == "ru" else "en"))
+    write(render_penalty_document(found, lang="ru" if lang == "ru" else "en"))
 
 
 def parse_game(text: str) -> GameReport:
     """``a``, ``b`` or ``draw``, optionally ``:reason`` (``a:lethal_damage``)."""
+    from turnir.domain.results import GameReason
+    from turnir.services.results import GameReport
+
     who, _, why = text.strip().lower().partition(":")
     winners: dict[str, Any] = {"a": "a", "b": "b", "draw": None, "d": None, "=": None}
     if who not in winners:
-        raise UserError(f"game {text!r}: write a, b or draw, optionally with :reason",
-                        code="bad_game")
+        raise UserError("game {text!r}: write a, b or draw, optionally with :reason",
+                        code="bad_game", text=text)
     try:
         reason = GameReason(why) if why else GameReason.UNSPECIFIED
     except ValueError:
         known = ", ".join(r.value for r in GameReason)
-        raise UserError(f"game {text!r}: unknown reason; known: {known}",
-                        code="bad_game") from None
-    report = GameReport(winners[who], reason)
-    report.record  # noqa: B018 - refuses a reason that does not fit the winner
-    return report
+        raise UserError("game {text!r}: unknown reason; known: {known}", code="bad_game",
+                        text=text, known=known) from None
+    return GameReport(winners[who], reason)  # refuses a reason that does not fit the winner
 
 
 def _games(texts: list[str] | None) -> list[GameReport]:
     return [parse_game(t) for part in texts or () for t in part.split(",") if t.strip()]
 
 
-@penalty_app.command("games")
+@command(penalty_app, "games")
 def games(
     tournament: TournamentArg,
     round_number: RoundArg,
@@ -347,27 +327,32 @@ def games(
     actor: ActorOption = None,
 ) -> None:
     """Record a match game by game (S-1); penalty losses land on their games (J-3)."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
+    from turnir.cli.db_data import result_word
+    from turnir.domain.results import MatchResult
+    from turnir.services.results import record_result
 
-        def run() -> Any:
-            reported = _games(played)
-            if not reported:
-                raise UserError("give at least one game", code="bad_game")
-            wins_a = sum(g.winner == "a" for g in reported)
-            wins_b = sum(g.winner == "b" for g in reported)
-            draws = sum(g.winner is None for g in reported)
-            return record_result(db, tid, round_number, table,
-                                 MatchResult.played(wins_a, wins_b, draws),
-                                 actor=actor_name(actor), correction=correct,
-                                 expected_version=expected_version, idempotency_key=key,
-                                 games_played=reported)
+    with opened(tournament) as (db, tid):
+        reported = _games(played)
+        if not reported:
+            raise UserError("give at least one game", code="bad_game")
+        wins_a = sum(g.winner == "a" for g in reported)
+        wins_b = sum(g.winner == "b" for g in reported)
+        draws = sum(g.winner is None for g in reported)
+        done = record_result(db, tid, round_number, table,
+                             MatchResult.played(wins_a, wins_b, draws), actor=actor_name(actor),
+                             correction=correct, expected_version=expected_version,
+                             idempotency_key=key, games_played=reported)
+    console.print(f"Round {round_number} table {table}: {done.result.score} "
+                  f"({result_word(done.status)}; version {done.version}).")
 
-        done = guarded(run)
-    what = {ResultStatus.RECORDED: "recorded", ResultStatus.CORRECTED: "corrected",
-            ResultStatus.UNCHANGED: "already recorded, unchanged"}[done.status]
-    console.print(f"Round {round_number} table {table}: {done.result.score} ({what}; version "
-                  f"{done.version}).")
+
+def _rule(tournament: str, lang: str | None,
+          decide: Callable[[Database, int], RulingOutcome]) -> None:
+    """A judge's ruling on a match (S-8, S-9): ``decide`` in the tournament, then shown."""
+    shown = content_language(lang)
+    with opened(tournament) as (db, tid):
+        done = decide(db, tid)
+    _print_ruling(done, shown)
 
 
 def _print_ruling(done: RulingOutcome, lang: str) -> None:
@@ -378,7 +363,7 @@ def _print_ruling(done: RulingOutcome, lang: str) -> None:
         console.print(f"  Match result {done.result.result.score} ({done.result.status.value}).")
 
 
-@penalty_app.command("technical")
+@command(penalty_app, "technical")
 def technical(
     tournament: TournamentArg,
     round_number: RoundArg,
@@ -391,21 +376,20 @@ def technical(
     correct: CorrectOption = False,
     note: Annotated[str, typer.Option(help="Remarks.")] = "",
     judge: JudgeOption = None,
-    lang: LangOption = "ru",
+    lang: LangOption = None,
     actor: ActorOption = None,
 ) -> None:
     """The head judge's technical result by crystal count (S-8); records the match."""
-    lang = _lang(lang)
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        done = guarded(lambda: record_technical_result(
-            db, tid, round_number, table, crystals_a=CrystalCount(a_silver, a_gold),
-            crystals_b=CrystalCount(b_silver, b_gold), actor=actor_name(actor), judge=judge,
-            games_before=_games([before]), correction=correct, note=note))
-    _print_ruling(done, lang)
+    from turnir.domain.penalties import CrystalCount
+    from turnir.services.game_rulings import record_technical_result
+
+    _rule(tournament, lang, lambda db, tid: record_technical_result(
+        db, tid, round_number, table, crystals_a=CrystalCount(a_silver, a_gold),
+        crystals_b=CrystalCount(b_silver, b_gold), actor=actor_name(actor), judge=judge,
+        games_before=_games([before]), correction=correct, note=note))
 
 
-@penalty_app.command("claim")
+@command(penalty_app, "claim")
 def claim(
     tournament: TournamentArg,
     round_number: RoundArg,
@@ -417,31 +401,29 @@ def claim(
     correct: CorrectOption = False,
     note: Annotated[str, typer.Option(help="The judge's reasons.")] = "",
     judge: JudgeOption = None,
-    lang: LangOption = "ru",
+    lang: LangOption = None,
     actor: ActorOption = None,
 ) -> None:
     """A judge decides a claim after time-out (S-9); granted, the match is recorded."""
-    lang = _lang(lang)
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        done = guarded(lambda: decide_time_out_claim(
-            db, tid, round_number, table, claimant=player, kind=kind, granted=granted,
-            actor=actor_name(actor), judge=judge, games_before=_games([before]),
-            correction=correct, note=note))
-    _print_ruling(done, lang)
+    from turnir.services.game_rulings import decide_time_out_claim
+
+    _rule(tournament, lang, lambda db, tid: decide_time_out_claim(
+        db, tid, round_number, table, claimant=player, kind=kind, granted=granted,
+        actor=actor_name(actor), judge=judge, games_before=_games([before]), correction=correct,
+        note=note))
 
 
-@penalty_app.command("rulings")
+@command(penalty_app, "rulings")
 def rulings(tournament: TournamentArg, as_json: JsonOption = False,
-            lang: LangOption = "ru") -> None:
+            lang: LangOption = None) -> None:
     """Technical results and claims (S-8, S-9)."""
-    lang = _lang(lang)
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        found = guarded(lambda: list_rulings(db, tid))
+    from turnir.services.game_rulings import list_rulings
+
+    lang = content_language(lang)
+    with opened(tournament) as (db, tid):
+        found = list_rulings(db, tid)
     if as_json:
-        write(json.dumps([r.as_json() for r in found], ensure_ascii=False, indent=2)
-                         + "\n")
+        write_json([r.as_json() for r in found])
         return
     for r in found:
         console.print(f"#{r.id} round {r.round} table {r.table} game {r.game}: "
@@ -449,15 +431,17 @@ def rulings(tournament: TournamentArg, as_json: JsonOption = False,
 
 
 def parse_weights(text: str) -> PenaltyPoints:
-    parts = text.replace(":", "/").split("/")
-    if len(parts) != 7 or not all(_small_number(p) for p in parts):
-        raise UserError(f"points {text!r}: write seven weights remark/warning/game loss/match "
+    from turnir.domain.penalties import PenaltyPoints
+
+    parts = numbers(text, 7)
+    if parts is None:
+        raise UserError("points {text!r}: write seven weights remark/warning/game loss/match "
                         "loss/disqualification/without prizes/suspension, e.g. 0/1/2/3/4/5/6",
-                        code="bad_penalty_points")
-    return PenaltyPoints(*(int(p) for p in parts))
+                        code="bad_penalty_points", text=text)
+    return PenaltyPoints(*parts)
 
 
-@penalty_app.command("settings")
+@command(penalty_app, "settings")
 def settings(
     tournament: TournamentArg,
     official: Annotated[bool | None, typer.Option(
@@ -470,21 +454,16 @@ def settings(
     actor: ActorOption = None,
 ) -> None:
     """Show or change the judging settings (the organizer or the head judge)."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
+    from turnir.services.penalty_catalogue import get_judging_settings, set_judging_settings
+
+    with opened(tournament) as (db, tid):
         if official is None and margin is None and points is None:
-            found = guarded(lambda: get_judging_settings(db, tid))
+            found = get_judging_settings(db, tid)
         else:
-            found = guarded(lambda: set_judging_settings(
+            found = set_judging_settings(
                 db, tid, actor=actor_name(actor), judge=judge, official=official,
                 technical_margin=margin,
-                penalty_points=None if points is None else parse_weights(points)))
+                penalty_points=None if points is None else parse_weights(points))
     console.print(f"Official: {'yes' if found.official else 'no'}; technical win margin: "
                   f"{found.technical_margin}; penalty points: "
-                  f"{'/'.join(map(str, points_list(found.points)))}; version {found.version}")
-
-
-def _small_number(text: str) -> bool:
-    """A whole number of at most four digits (the bounds are checked where it is used)."""
-    digits = text.strip()
-    return digits.isascii() and digits.isdigit() and len(digits) <= 4
+                  f"{'/'.join(map(str, found.points.as_list()))}; version {found.version}")

@@ -3,39 +3,22 @@
 
 from __future__ import annotations
 
-import json
 from datetime import date
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
-from turnir.cli.db_common import (
-    ActorOption,
-    TournamentArg,
-    actor_name,
-    console,
-    database,
-    guarded,
-    tournament_id,
-)
-from turnir.cli.output import write
-from turnir.domain.penalties import Infraction, Penalty, RulesLevel, Text
+from turnir.cli.db_common import actor_name, command, console, content_language
+from turnir.cli.options import ActorOption, JsonOption, LangOption, TournamentArg
+from turnir.cli.output import write_json
+from turnir.cli.session import database, opened
+from turnir.domain.model import RulesLevel
 from turnir.errors import UserError
-from turnir.services.penalty_catalogue import (
-    CatalogueView,
-    get_catalogue,
-    infraction_json,
-    remove_infraction,
-    set_default,
-    set_infraction,
-)
-from turnir.services.suspensions import (
-    SuspensionView,
-    add_suspension,
-    list_suspensions,
-    set_suspension_term,
-)
+
+if TYPE_CHECKING:
+    from turnir.domain.penalties import Penalty
+    from turnir.services.penalty_catalogue import CatalogueView
+    from turnir.services.suspensions import SuspensionView
 
 catalogue_app = typer.Typer(help="The tournament's infraction catalogue (ru/en, a default "
                                  "penalty per rules level).", no_args_is_help=True)
@@ -48,31 +31,36 @@ JudgeOption = Annotated[str | None, typer.Option(
 
 def parse_penalty(text: str) -> Penalty:
     """A penalty by its name: ``warning``, ``game-loss``, ``disqualification-without-prizes``…"""
+    from turnir.domain.penalties import Penalty
+
     value = text.strip().lower().replace("-", "_").replace(" ", "_")
     try:
         return Penalty(value)
     except ValueError:
         known = ", ".join(p.value.replace("_", "-") for p in Penalty)
-        raise UserError(f"unknown penalty {text!r}; known: {known}", code="bad_penalty") from None
+        raise UserError("unknown penalty {text!r}; known: {known}", code="bad_penalty",
+                        text=text, known=known) from None
 
 
 def parse_level(text: str) -> RulesLevel:
     try:
         return RulesLevel(text.strip().lower())
     except ValueError:
-        raise UserError(f"unknown rules level {text!r}; use amateur, professional or highest",
-                        code="bad_level") from None
+        raise UserError("unknown rules level {text!r}; use amateur, professional or highest",
+                        code="bad_level", text=text) from None
 
 
 def parse_day(text: str) -> date:
     try:
         return date.fromisoformat(text.strip())
     except ValueError:
-        raise UserError(f"cannot read the day {text!r}; write YYYY-MM-DD",
-                        code="bad_day") from None
+        raise UserError("cannot read the day {text!r}; write YYYY-MM-DD", code="bad_day",
+                        text=text) from None
 
 
 def _print_catalogue(view: CatalogueView, lang: str) -> None:
+    from rich.table import Table
+
     title = "Infractions" + ("" if view.customised else " (the shipped catalogue)")
     table = Table(title=title)
     for header in ("Code", "Name", "Amateur", "Professional", "Highest"):
@@ -85,26 +73,28 @@ def _print_catalogue(view: CatalogueView, lang: str) -> None:
     console.print(table)
 
 
-@catalogue_app.command("show")
+@command(catalogue_app, "show")
 def show(
     tournament: TournamentArg,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
-    lang: Annotated[str, typer.Option("--lang", help="ru or en.")] = "ru",
+    as_json: JsonOption = False,
+    lang: LangOption = None,
 ) -> None:
     """The infractions judges pick from, with the default penalty per rules level."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        view = guarded(lambda: get_catalogue(db, tid))
+    from turnir.services.penalty_catalogue import get_catalogue, infraction_json
+
+    lang = content_language(lang)
+    with opened(tournament) as (db, tid):
+        view = get_catalogue(db, tid)
     if as_json:
-        write(json.dumps({
+        write_json({
             "customised": view.customised, "level": view.level.value,
             "infractions": [infraction_json(e) for e in view.catalogue],
-        }, ensure_ascii=False, indent=2) + "\n")
+        })
         return
     _print_catalogue(view, lang)
 
 
-@catalogue_app.command("set")
+@command(catalogue_app, "set")
 def set_(
     tournament: TournamentArg,
     code: Annotated[str, typer.Argument(help="The infraction code (a-z, 0-9, _).")],
@@ -119,16 +109,18 @@ def set_(
     actor: ActorOption = None,
 ) -> None:
     """Add an infraction, or replace the one with this code."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        view = guarded(lambda: set_infraction(db, tid, Infraction(
+    from turnir.domain.penalties import Infraction, Text
+    from turnir.services.penalty_catalogue import set_infraction
+
+    with opened(tournament) as (db, tid):
+        view = set_infraction(db, tid, Infraction(
             code.strip(), Text(ru.strip(), en.strip()), parse_penalty(amateur),
             parse_penalty(professional), parse_penalty(highest), Text(about_ru, about_en),
-        ), actor=actor_name(actor), judge=judge))
+        ), actor=actor_name(actor), judge=judge)
     console.print(f"Infraction {code} set; the catalogue has {len(view.catalogue.infractions)}.")
 
 
-@catalogue_app.command("default")
+@command(catalogue_app, "default")
 def default(
     tournament: TournamentArg,
     code: Annotated[str, typer.Argument(help="The infraction code.")],
@@ -138,14 +130,15 @@ def default(
     actor: ActorOption = None,
 ) -> None:
     """Change one default penalty (before round 1)."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        guarded(lambda: set_default(db, tid, code, parse_level(level), parse_penalty(penalty),
-                                    actor=actor_name(actor), judge=judge))
+    from turnir.services.penalty_catalogue import set_default
+
+    with opened(tournament) as (db, tid):
+        set_default(db, tid, code, parse_level(level), parse_penalty(penalty),
+                    actor=actor_name(actor), judge=judge)
     console.print(f"{code}: the {level} default is now {penalty}.")
 
 
-@catalogue_app.command("remove")
+@command(catalogue_app, "remove")
 def remove(
     tournament: TournamentArg,
     code: Annotated[str, typer.Argument(help="The infraction code.")],
@@ -153,9 +146,10 @@ def remove(
     actor: ActorOption = None,
 ) -> None:
     """Remove an infraction (before round 1)."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        guarded(lambda: remove_infraction(db, tid, code, actor=actor_name(actor), judge=judge))
+    from turnir.services.penalty_catalogue import remove_infraction
+
+    with opened(tournament) as (db, tid):
+        remove_infraction(db, tid, code, actor=actor_name(actor), judge=judge)
     console.print(f"Infraction {code} removed.")
 
 
@@ -167,7 +161,7 @@ def _print_suspension(s: SuspensionView) -> None:
                   highlight=False)
 
 
-@suspension_app.command("add")
+@command(suspension_app, "add")
 def add(
     person: Annotated[str, typer.Argument(help="The person: number or name.")],
     start: Annotated[str, typer.Option("--from", help="The first day, YYYY-MM-DD.")],
@@ -178,27 +172,30 @@ def add(
     actor: ActorOption = None,
 ) -> None:
     """Enter a suspension decided outside a tournament (the coordinator's register)."""
+    from turnir.services.suspensions import add_suspension
+
     with database() as db:
-        found = guarded(lambda: add_suspension(
+        found = add_suspension(
             db, person=person, start=parse_day(start),
             until=None if until is None else parse_day(until), reason=reason,
-            reason_en=reason_en, issued_by=issued_by, actor=actor_name(actor)))
+            reason_en=reason_en, issued_by=issued_by, actor=actor_name(actor))
     _print_suspension(found)
 
 
-@suspension_app.command("list")
+@command(suspension_app, "list")
 def list_(
     person: Annotated[str | None, typer.Argument(help="Only this person's.")] = None,
     on: Annotated[str | None, typer.Option(help="Only those in force on this day.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """The suspension register."""
+    from turnir.services.suspensions import list_suspensions
+
     with database() as db:
-        found = guarded(lambda: list_suspensions(db, person=person,
-                                                 on=None if on is None else parse_day(on)))
+        found = list_suspensions(db, person=person,
+                                 on=None if on is None else parse_day(on))
     if as_json:
-        write(json.dumps([s.as_json() for s in found], ensure_ascii=False,
-                                    indent=2) + "\n")
+        write_json([s.as_json() for s in found])
         return
     if not found:
         console.print("The register has no such suspension.")
@@ -206,7 +203,7 @@ def list_(
         _print_suspension(s)
 
 
-@suspension_app.command("term")
+@command(suspension_app, "term")
 def term(
     suspension: Annotated[int, typer.Argument(help="The register entry's number.")],
     until: Annotated[str | None, typer.Option(help="The last day, YYYY-MM-DD.")] = None,
@@ -216,11 +213,13 @@ def term(
     actor: ActorOption = None,
 ) -> None:
     """The coordinator sets the term of a suspension (J-5)."""
+    from turnir.services.suspensions import set_suspension_term
+
     if (until is None) == (not open_ended):
         raise typer.BadParameter("give --until DAY or --open")
     with database() as db:
-        found = guarded(lambda: set_suspension_term(
+        found = set_suspension_term(
             db, suspension, until=None if until is None else parse_day(until),
-            actor=actor_name(actor), expected_version=expected_version))
+            actor=actor_name(actor), expected_version=expected_version)
     _print_suspension(found)
 

@@ -8,79 +8,34 @@ progress bar), ``export`` and ``import`` (the rating list, CSV or JSON), ``setti
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
-from turnir.cli.db_common import (
-    ActorOption,
-    LazyProgress,
-    TournamentArg,
-    actor_name,
-    console,
-    database,
-    fail,
-    guarded,
-    progress_bar,
-    tournament_id,
-)
-from turnir.cli.output import write
-from turnir.domain.ratings import Bound, RatingSettings, WarlockFirstTournament
-from turnir.formats.rating_list import (
-    dump_rating_list_csv,
-    dump_rating_list_json,
-    read_rating_list_file,
-)
-from turnir.formats.tournament_file import write_atomic
-from turnir.services.rating_json import (
-    leaderboard_json,
-    profile_json,
-    replay_json,
-    report_json,
-    submission_json,
-)
-from turnir.services.rating_lists import export_rating_list, import_rating_list
-from turnir.services.rating_queries import (
+from turnir.cli.db_common import actor_name, command, console, progress_bar, refuse_existing
+from turnir.cli.options import ActorOption, JsonOption, TournamentArg
+from turnir.cli.output import write, write_json
+from turnir.cli.session import database, opened
+from turnir.domain.ratings import (
+    Bound,
     RatingKind,
-    find_person,
-    leaderboard,
-    player_rating,
-    tournament_rating_report,
+    RatingSettings,
+    WarlockFirstTournament,
+    exact_text,
 )
-from turnir.services.rating_reports import TournamentRatingReport
-from turnir.services.rating_terms import (
-    KEEP,
-    Keep,
-    RatingTerms,
-    set_rating_terms,
-    tournament_rating_terms,
-)
-from turnir.services.ratings import (
-    RatingDiffLine,
-    RatingSubmission,
-    ReplayResult,
-    SubmitStatus,
-    change_rating_settings,
-    preview_tournament,
-    rating_settings,
-    replay_ratings,
-    submit_tournament,
-)
-from turnir.storage.ratings import exact_text
 
-rating_app = typer.Typer(help="The rating database: submit tournaments, histories, the "
-                              "leaderboard, import and export.", no_args_is_help=True)
-JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from turnir.services.rating_reports import TournamentRatingReport
+    from turnir.services.rating_terms import RatingTerms
+    from turnir.services.ratings import RatingDiffLine, RatingSubmission, ReplayResult
+
+rating_app = typer.Typer(no_args_is_help=True)
 _BOUND = {Bound.NONE: "", Bound.WINNER_AT_LEAST_3: "≥ +3", Bound.SECOND_AT_LEAST_0: "≥ 0",
           Bound.SECOND_TO_LAST_AT_MOST_0: "≤ 0", Bound.LAST_AT_MOST_MINUS_3: "≤ −3"}
-
-
-def _print_json(data: dict[str, Any]) -> None:
-    write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 def _signed(value: Decimal) -> str:
@@ -95,6 +50,8 @@ def _rating(value: Decimal | None) -> str:
 
 
 def _report_table(report: TournamentRatingReport) -> Table:
+    from rich.table import Table
+
     title = (f"{report.tournament_name}: {report.status.value}, {report.rated_format.value}, "
              f"U = {report.participants}, K = {exact_text(report.professional_k)}, "
              f"Warlock K = {exact_text(report.warlock_k)}, "
@@ -136,6 +93,8 @@ def _print_changed(changed: tuple[RatingDiffLine, ...], *, limit: int = 50) -> N
 
 
 def _print_submission(answer: RatingSubmission, *, done: bool) -> None:
+    from turnir.services.ratings import SubmitStatus
+
     _print_report(answer.report)
     if answer.status is SubmitStatus.UNCHANGED:
         console.print("Already submitted with the same results: nothing changes.")
@@ -169,7 +128,7 @@ def _print_replay(result: ReplayResult) -> None:
 # ----- commands ----------------------------------------------------------------------------
 
 
-@rating_app.command("terms")
+@command(rating_app, "terms")
 def terms(
     tournament: TournamentArg,
     k: Annotated[str | None, typer.Option("--k", help="Professional K (1.4 or 7/5).")] = None,
@@ -187,65 +146,69 @@ def terms(
     actor: ActorOption = None,
 ) -> None:
     """Show or change a tournament's rating terms (K, boosters, starter, prize fund, J-4)."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
+    from turnir.services.rating_terms import KEEP, Keep, set_rating_terms, tournament_rating_terms
+
+    with opened(tournament) as (db, tid):
         changes = any(v is not None for v in (k, boosters, starter, entry_fee, prize_fund, dq))
         if not changes and not no_money and not clear_dq:
-            _print_terms(guarded(lambda: tournament_rating_terms(db, tid)))
+            _print_terms(tournament_rating_terms(db, tid))
             return
         fee: str | Keep | None = None if no_money else (KEEP if entry_fee is None else entry_fee)
         fund: str | Keep | None = None if no_money else (
             KEEP if prize_fund is None else prize_fund)
         flagged: list[str] | Keep = [] if clear_dq else (KEEP if dq is None else dq)
-        result = guarded(lambda: set_rating_terms(
+        result = set_rating_terms(
             db, tid, actor=actor_name(actor), professional_k=KEEP if k is None else k,
             boosters=KEEP if boosters is None else boosters,
             starter=KEEP if starter is None else starter, entry_fee=fee, prize_fund=fund,
-            disqualified_without_prizes=flagged))
+            disqualified_without_prizes=flagged)
     _print_terms(result)
 
 
-@rating_app.command("preview")
+@command(rating_app, "preview")
 def preview(tournament: TournamentArg, as_json: JsonOption = False) -> None:
     """What submitting a finished tournament would change, for every player."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        with progress_bar("replaying") as bar:
-            answer = guarded(lambda: preview_tournament(db, tid, progress=bar))
+    from turnir.services.rating_json import submission_json
+    from turnir.services.ratings import preview_tournament
+
+    with opened(tournament) as (db, tid), progress_bar("replaying") as bar:
+        answer = preview_tournament(db, tid, progress=bar)
     if as_json:
-        _print_json(submission_json(answer))
+        write_json(submission_json(answer))
         return
     _print_submission(answer, done=False)
 
 
-@rating_app.command("submit")
+@command(rating_app, "submit")
 def submit(tournament: TournamentArg, actor: ActorOption = None,
            as_json: JsonOption = False) -> None:
     """The head judge submits a finished tournament to the rating database (J-8)."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        with progress_bar("replaying") as bar:
-            answer = guarded(lambda: submit_tournament(db, tid, actor=actor_name(actor),
-                                                       progress=bar))
+    from turnir.services.rating_json import submission_json
+    from turnir.services.ratings import submit_tournament
+
+    with opened(tournament) as (db, tid), progress_bar("replaying") as bar:
+        answer = submit_tournament(db, tid, actor=actor_name(actor), progress=bar)
     if as_json:
-        _print_json(submission_json(answer))
+        write_json(submission_json(answer))
         return
     _print_submission(answer, done=True)
 
 
-@rating_app.command("report")
+@command(rating_app, "report")
 def report(tournament: TournamentArg, as_json: JsonOption = False) -> None:
     """A tournament's rating report: as submitted, or the preview before (with the R-7 split)."""
-    with database() as db:
-        tid = tournament_id(db, tournament)
-        found = guarded(lambda: tournament_rating_report(db, tid))
+    from turnir.services.rating_json import report_json
+    from turnir.services.rating_queries import tournament_rating_report
+
+    with opened(tournament) as (db, tid):
+        found = tournament_rating_report(db, tid)
     if as_json:
-        _print_json(report_json(found))
+        write_json(report_json(found))
         return
     _print_report(found)
 
 
-@rating_app.command("show")
+@command(rating_app, "show")
 def show(
     player: Annotated[str, typer.Argument(help="A person's number (#12) or name.")],
     as_json: JsonOption = False,
@@ -253,12 +216,18 @@ def show(
     = None,
 ) -> None:
     """A player's ratings, rank and rated tournaments (place, change, K)."""
+    from rich.table import Table
+
+    from turnir.formats.tournament_file import write_atomic
+    from turnir.services.rating_json import profile_json
+    from turnir.services.rating_queries import find_person, player_rating
+
     with database() as db:
-        profile = guarded(lambda: player_rating(db, find_person(db, player).id))
+        profile = player_rating(db, find_person(db, player).id)
     if svg is not None:
-        guarded(lambda: write_atomic(svg, profile.chart_svg()))
+        write_atomic(svg, profile.chart_svg())
     if as_json:
-        _print_json(profile_json(profile))
+        write_json(profile_json(profile))
         return
     p = profile.person
     where = ", ".join(x for x in (p.city, p.club) if x)
@@ -289,7 +258,7 @@ def show(
         console.print(f"Wrote the rating chart to {svg}.")
 
 
-@rating_app.command("top")
+@command(rating_app, "top")
 def top(
     by: Annotated[RatingKind, typer.Option(help="Rank by this rating.")]
     = RatingKind.PROFESSIONAL,
@@ -301,11 +270,16 @@ def top(
     as_json: JsonOption = False,
 ) -> None:
     """The leaderboard: both ratings, strongest first."""
+    from rich.table import Table
+
+    from turnir.services.rating_json import leaderboard_json
+    from turnir.services.rating_queries import leaderboard
+
     with database() as db:
-        board = guarded(lambda: leaderboard(db, by=by, search=search, city=city, club=club,
-                                            page=page, per_page=per_page))
+        board = leaderboard(db, by=by, search=search, city=city, club=club,
+                            page=page, per_page=per_page)
     if as_json:
-        _print_json(leaderboard_json(board))
+        write_json(leaderboard_json(board))
         return
     table = Table(title=f"Rating list by {board.by.value}: page {board.page} of {board.pages}, "
                         f"{board.total} player(s)")
@@ -319,44 +293,47 @@ def top(
     console.print(table)
 
 
-@rating_app.command("replay")
+@command(rating_app, "replay")
 def replay(actor: ActorOption = None, as_json: JsonOption = False) -> None:
     """Replay the whole rating book from scratch (the imported list, then every rated
     tournament in the order of end) and report who changed."""
-    with database() as db:
-        bar = LazyProgress("replaying the rating book", after_s=0.0)
-        try:
-            result = guarded(lambda: replay_ratings(db, actor=actor_name(actor), progress=bar))
-        finally:
-            bar.close()
+    from turnir.services.rating_json import replay_json
+    from turnir.services.ratings import replay_ratings
+
+    with database() as db, progress_bar("replaying the rating book", after_s=0.0) as bar:
+        result = replay_ratings(db, actor=actor_name(actor), progress=bar)
     if as_json:
-        _print_json(replay_json(result))
+        write_json(replay_json(result))
         return
     _print_replay(result)
 
 
-@rating_app.command("export")
+@command(rating_app, "export")
 def export(
     output: Annotated[str, typer.Argument(help="The file to write (.csv or .json), or - .")],
     as_json: Annotated[bool, typer.Option("--json", help="JSON even without .json.")] = False,
     force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
 ) -> None:
     """Write everyone's current ratings as a rating list (CSV or JSON)."""
+    from turnir.formats.rating_list import dump_rating_list_csv, dump_rating_list_json
+    from turnir.formats.tournament_file import write_atomic
+    from turnir.services.rating_lists import export_rating_list
+
     path = None if output == "-" else Path(output)
-    if path is not None and path.exists() and not force:
-        raise fail(f"{path} already exists (use --force to overwrite)")
+    if path is not None:
+        refuse_existing(path, force=force)
     with database() as db:
-        lines = guarded(lambda: export_rating_list(db))
+        lines = export_rating_list(db)
     use_json = as_json or (path is not None and path.suffix.lower() == ".json")
     text = dump_rating_list_json(lines) if use_json else dump_rating_list_csv(lines)
     if path is None:
         write(text)
         return
-    guarded(lambda: write_atomic(path, text))
+    write_atomic(path, text)
     console.print(f"Wrote {len(lines)} rating(s) to {path}.")
 
 
-@rating_app.command("import")
+@command(rating_app, "import")
 def import_(
     file: Annotated[Path, typer.Argument(help="A rating list (.csv, .xlsx or .json).")],
     replace: Annotated[bool, typer.Option(
@@ -365,17 +342,20 @@ def import_(
     actor: ActorOption = None,
 ) -> None:
     """Load an existing rating list; the rated tournaments are replayed on top of it."""
-    lines = guarded(lambda: read_rating_list_file(file))
+    from turnir.formats.rating_list import read_rating_list_file
+    from turnir.services.rating_lists import import_rating_list
+
+    lines = read_rating_list_file(file)
     with database() as db, progress_bar("replaying") as bar:
-        result = guarded(lambda: import_rating_list(db, lines, actor=actor_name(actor),
-                                                    replace_all=replace, source=str(file),
-                                                    progress=bar))
+        result = import_rating_list(db, lines, actor=actor_name(actor),
+                                    replace_all=replace, source=str(file),
+                                    progress=bar)
     console.print(f"Imported {result.lines} rating(s) from {file}: {result.matched} matched, "
                   f"{result.created} new people.")
     _print_replay(result.replay)
 
 
-@rating_app.command("settings")
+@command(rating_app, "settings")
 def settings(
     many_participants: Annotated[int | None, typer.Option(
         help="A 4-booster draft of at least this many players has Warlock K 2.0.")] = None,
@@ -390,17 +370,19 @@ def settings(
     actor: ActorOption = None,
 ) -> None:
     """Show or change the rating settings; a change replays the whole book."""
+    from turnir.services.ratings import change_rating_settings, rating_settings
+
     with database() as db:
         if all(v is None for v in (many_participants, three_booster_k, warlock_first,
                                    reset_warlock)):
-            _print_settings(guarded(lambda: rating_settings(db)))
+            _print_settings(rating_settings(db))
             return
         with progress_bar("replaying") as bar:
-            result = guarded(lambda: change_rating_settings(
+            result = change_rating_settings(
                 db, actor=actor_name(actor), many_participants=many_participants,
                 three_booster_k=three_booster_k, warlock_first_tournament=warlock_first,
-                reset_warlock_on_disqualification=reset_warlock, progress=bar))
-        _print_settings(guarded(lambda: rating_settings(db)))
+                reset_warlock_on_disqualification=reset_warlock, progress=bar)
+        _print_settings(rating_settings(db))
     _print_replay(result)
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from rich.console import Console
 from rich.table import Table
 
+from turnir.cli.output import write, write_json
 from turnir.domain.model import PairingKind, Round
 from turnir.domain.standings import TieBreak
 from turnir.domain.tournament import Tournament
@@ -119,3 +121,26 @@ def standings_json(t: Tournament) -> dict[str, Any]:
             for i, pid in enumerate(t.final_places(), start=1)
         ]
     return data
+
+
+def print_standings(console: Console, t: Tournament, *, as_json: bool = False,
+                    as_csv: bool = False) -> None:
+    """``turnir standings``: the table (and the final places once the tournament is over), or
+    its JSON or CSV form."""
+    if as_json:
+        write_json(standings_json(t))
+        return
+    if as_csv:
+        from turnir.services.transfer import standings_csv
+
+        write(standings_csv(t))
+        return
+    console.print(standings_table(t))
+    if t.phase.value == "finished":
+        console.print(final_table(t))
+
+
+def joined_line(name: str, number: int, first_round: int, *, byes: bool) -> str:
+    """What a late entry prints (``turnir late`` and ``turnir player late``)."""
+    return (f"{name} joined as #{number} from round {first_round}"
+            + (" with byes for the rounds played." if byes else "."))

@@ -15,34 +15,24 @@ import os
 import time
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
-from turnir.cli.db_common import ActorOption, actor_name, database, guarded, tournament_id
-from turnir.cli.output import SafeConsole, error_line, styled
+from turnir.cli.db_common import actor_name, command, fail
+from turnir.cli.options import ActorOption
+from turnir.cli.output import SafeConsole, styled
 from turnir.cli.robot_tokens import token_app
-from turnir.domain.robot_rules import color_name
+from turnir.cli.session import database, tournament_id
 from turnir.errors import UserError
-from turnir.robot.auth import StaticTokens, new_token
-from turnir.robot.clock import SystemClock
-from turnir.robot.decision import format_clock
-from turnir.robot.engine import (
-    DEFAULT_STOCKFISH,
-    EngineSettings,
-    Evaluator,
-    SearchLimit,
-    StockfishPool,
-)
-from turnir.robot.journal import OnlineResult
-from turnir.robot.pgn import read_recorded_game
-from turnir.robot.replay import EntryKind, ReplayReport, replay, scripted_for
-from turnir.robot.schemas import DecisionOut, OnlineResultOut
-from turnir.robot.simulate import SimulationSettings, random_evaluator, simulate_round
-from turnir.robot.sink import WebhookResultSink
-from turnir.services.online import ROBOT_ACTOR
-from turnir.storage.database import Database
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from turnir.robot.auth import StaticTokens
+    from turnir.robot.engine import EngineSettings, StockfishPool
+    from turnir.robot.journal import OnlineResult
+    from turnir.robot.replay import ReplayReport
 
 robot_app = typer.Typer(
     name="robot",
@@ -65,39 +55,44 @@ class EngineChoice(StrEnum):
 EngineOpt = Annotated[EngineChoice, typer.Option(help="fake (scripted scores) or stockfish.")]
 NodesOpt = Annotated[int, typer.Option(min=1, help="Stockfish nodes per evaluation.")]
 ProcessesOpt = Annotated[int, typer.Option(min=1, help="Stockfish processes.")]
-PathOpt = Annotated[str, typer.Option(help="The Stockfish binary.")]
+PathOpt = Annotated[str | None, typer.Option(
+    help="The Stockfish binary (default: /usr/games/stockfish).", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
-def _fail(message: str) -> typer.Exit:
-    err_console.print(error_line(message), highlight=False, soft_wrap=True)
-    return typer.Exit(code=2)
+def _engine(path: str | None, processes: int, nodes: int) -> EngineSettings:
+    from turnir.robot.engine import DEFAULT_STOCKFISH, EngineSettings, SearchLimit
+
+    return EngineSettings(path=path or DEFAULT_STOCKFISH, processes=processes,
+                          limit=SearchLimit(nodes=nodes))
 
 
-def _pool(path: str, processes: int, nodes: int) -> StockfishPool:
-    return StockfishPool(EngineSettings(path=path, processes=processes,
-                                        limit=SearchLimit(nodes=nodes)))
+def _pool(path: str | None, processes: int, nodes: int) -> StockfishPool:
+    from turnir.robot.engine import StockfishPool
+
+    return StockfishPool(_engine(path, processes, nodes))
 
 
-@robot_app.command("replay")
+@command(robot_app, "replay")
 def replay_command(
     game: Annotated[Path, typer.Argument(help="A recorded game: GAME.json or GAME.pgn.")],
     engine: EngineOpt = EngineChoice.stockfish,
     nodes: NodesOpt = 10_000,
-    stockfish: PathOpt = DEFAULT_STOCKFISH,
+    stockfish: PathOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Print the timeline of checks and decisions of a recorded game."""
+    from turnir.robot.engine import Evaluator
+    from turnir.robot.pgn import read_recorded_game
+    from turnir.robot.replay import replay, scripted_for
+
+    recorded = read_recorded_game(game)
+    evaluator: Evaluator = (scripted_for(recorded) if engine is EngineChoice.fake
+                            else _pool(stockfish, 1, nodes))
     try:
-        recorded = read_recorded_game(game)
-        evaluator: Evaluator = (scripted_for(recorded) if engine is EngineChoice.fake
-                                else _pool(stockfish, 1, nodes))
-        try:
-            report = replay(recorded, evaluator)
-        finally:
-            evaluator.close()
-    except UserError as error:
-        raise _fail(error.message) from None
+        report = replay(recorded, evaluator)
+    finally:
+        evaluator.close()
     if as_json:
         console.print_json(json.dumps(_replay_json(report)))
         return
@@ -105,6 +100,8 @@ def replay_command(
 
 
 def _replay_json(report: ReplayReport) -> dict[str, object]:
+    from turnir.robot.schemas import DecisionOut
+
     start = report.game.setup.round_start_ms
     final = report.final
     return {
@@ -118,11 +115,17 @@ def _replay_json(report: ReplayReport) -> dict[str, object]:
     }
 
 
-_STYLE = {EntryKind.START: "bold", EntryKind.CHECK: "dim", EntryKind.DECISION: "cyan",
-          EntryKind.END: "bold green", EntryKind.IGNORED: "yellow"}
+_STYLE = {"start": "bold", "check": "dim", "decision": "cyan", "end": "bold green",
+          "ignored": "yellow"}
+"""The style of a timeline entry by its kind (``turnir.robot.replay.EntryKind``)."""
 
 
 def _print_replay(report: ReplayReport) -> None:
+    from rich.table import Table
+
+    from turnir.domain.robot_rules import color_name
+    from turnir.robot.decision import format_clock
+
     setup = report.game.setup
     schedule = report.final.schedule
     start = setup.round_start_ms
@@ -158,11 +161,11 @@ def _print_replay(report: ReplayReport) -> None:
             lags = (f"{float(s.white_lag.mean_ms) / 1000:.2f} / "
                     f"{float(s.black_lag.mean_ms) / 1000:.2f}")
         table.add_row(format_clock(entry.at_ms - start), what, rule, clocks, lags, evaluation,
-                      entry.text, style=_STYLE[entry.kind])
+                      entry.text, style=_STYLE[entry.kind.value])
     console.print(table)
 
 
-@robot_app.command("simulate")
+@command(robot_app, "simulate")
 def simulate_command(
     games: Annotated[int, typer.Option(min=1, help="Games in the round.")] = 1000,
     laggers: Annotated[float, typer.Option(min=0.0, max=1.0,
@@ -172,23 +175,25 @@ def simulate_command(
     engine: EngineOpt = EngineChoice.fake,
     nodes: NodesOpt = 10_000,
     processes: ProcessesOpt = 2,
-    stockfish: PathOpt = DEFAULT_STOCKFISH,
+    stockfish: PathOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run a synthetic round in simulated time and summarise the robot's decisions."""
+    from rich.table import Table
+
+    from turnir.robot.engine import Evaluator
+    from turnir.robot.simulate import SimulationSettings, random_evaluator, simulate_round
+
+    settings = SimulationSettings(games=games, laggers=laggers, seed=seed,
+                                  time_control=time_control)
+    evaluator: Evaluator = (random_evaluator(seed) if engine is EngineChoice.fake
+                            else _pool(stockfish, processes, nodes))
+    started = time.perf_counter()
     try:
-        settings = SimulationSettings(games=games, laggers=laggers, seed=seed,
-                                      time_control=time_control)
-        evaluator: Evaluator = (random_evaluator(seed) if engine is EngineChoice.fake
-                                else _pool(stockfish, processes, nodes))
-        started = time.perf_counter()
-        try:
-            report = simulate_round(settings, evaluator=evaluator)
-        finally:
-            evaluator.close()
-        elapsed = time.perf_counter() - started
-    except UserError as error:
-        raise _fail(error.message) from None
+        report = simulate_round(settings, evaluator=evaluator)
+    finally:
+        evaluator.close()
+    elapsed = time.perf_counter() - started
     summary = {**report.summary(), "seconds": round(elapsed, 2), "engine": engine.value}
     if as_json:
         console.print_json(json.dumps(summary))
@@ -206,22 +211,23 @@ def simulate_command(
     console.print(table)
 
 
-@robot_app.command("serve")
+@command(robot_app, "serve")
 def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.")] = 8100,
     webhook: Annotated[str | None, typer.Option(help="POST ending decisions here.")] = None,
     nodes: NodesOpt = 10_000,
     processes: ProcessesOpt = 2,
-    stockfish: PathOpt = DEFAULT_STOCKFISH,
+    stockfish: PathOpt = None,
     memory: Annotated[bool, typer.Option(
         "--memory", help="Keep games and decisions in memory only (no database, no "
         "tournament results).")] = False,
     restore_hours: Annotated[float, typer.Option(
         min=0.0, help="On start, rebuild the games of rounds started this many hours ago "
         "or later.")] = 24.0,
-    actor: Annotated[str, typer.Option(
-        help="Who the audit log names for the results the robot records.")] = ROBOT_ACTOR,
+    actor: Annotated[str | None, typer.Option(
+        help="Who the audit log names for the results the robot records (default: "
+             "robot:Magic).", show_default=False)] = None,
 ) -> None:
     """Run the robot's HTTP API with checks on the real clock, on the database.
 
@@ -234,50 +240,51 @@ def serve_command(
 
     from turnir.compose import robot_app as create_robot_app
 
-    engine = EngineSettings(path=stockfish, processes=processes, limit=SearchLimit(nodes=nodes))
     if memory:
-        app = create_robot_app(engine=engine, webhook_url=webhook, tokens=_memory_tokens())
+        app = create_robot_app(engine=_engine(stockfish, processes, nodes),
+                               webhook_url=webhook, tokens=_memory_tokens())
         uvicorn.run(app, host=host, port=port)
         return
-    from turnir.services.online import online_robot
+    from turnir.robot.clock import SystemClock
+    from turnir.robot.sink import WebhookResultSink
+    from turnir.services.online import ROBOT_ACTOR, online_robot
     from turnir.services.robot_tokens import DatabaseTokens, list_robot_tokens
 
-    try:
-        db = Database.open()
-    except UserError as error:
-        raise _fail(error.message) from None
-    pool = StockfishPool(engine)
-    hook = WebhookResultSink(webhook) if webhook else None
-    clock = SystemClock()
-    try:
-        robot, results = online_robot(
-            db, clock=clock, evaluator=pool, actor=actor, also=[hook] if hook else [],
-            restore_since_ms=clock.now_ms() - round(restore_hours * 3_600_000))
-    except UserError as error:
-        pool.close()
-        db.close()
-        raise _fail(error.message) from None
-    closing = [*([hook.close] if hook else []), pool.close, db.close]
-    err_console.print(f"robot on {db.describe()}: {len(robot.game_ids())} games restored",
-                      highlight=False)
-    if not list_robot_tokens(db):
-        err_console.print("no robot token yet: every request will be refused until one is "
-                          "created (turnir robot token create [--tournament T])",
+    with database() as db:
+        pool = _pool(stockfish, processes, nodes)
+        hook = WebhookResultSink(webhook) if webhook else None
+        clock = SystemClock()
+        try:
+            robot, results = online_robot(
+                db, clock=clock, evaluator=pool, actor=actor or ROBOT_ACTOR,
+                also=[hook] if hook else [],
+                restore_since_ms=clock.now_ms() - round(restore_hours * 3_600_000))
+        except BaseException:
+            pool.close()
+            raise
+        err_console.print(f"robot on {db.describe()}: {len(robot.game_ids())} games restored",
                           highlight=False)
-    app = create_robot_app(robot, tokens=DatabaseTokens(db), results=results,
-                           on_close=closing)
-    uvicorn.run(app, host=host, port=port)
+        if not list_robot_tokens(db):
+            err_console.print("no robot token yet: every request will be refused until one "
+                              "is created (turnir robot token create [--tournament T])",
+                              highlight=False)
+        app = create_robot_app(robot, tokens=DatabaseTokens(db), results=results,
+                               on_close=[*([hook.close] if hook else []), pool.close])
+        uvicorn.run(app, host=host, port=port)
 
 
 def _memory_tokens() -> StaticTokens:
     """``serve --memory``: the deployment token in ``$TURNIR_ROBOT_TOKEN``, else a new one
     printed once on stderr."""
+    from turnir.robot.auth import StaticTokens, new_token
+
     given = os.environ.get(TOKEN_ENV, "").strip()
-    try:
-        if given:
+    if given:
+        try:
             return StaticTokens.of(given)
-    except UserError as error:
-        raise _fail(f"{TOKEN_ENV}: {error.message}") from None
+        except UserError as error:
+            raise fail(UserError("{name}: {reason}", code=error.code, name=TOKEN_ENV,
+                                 reason=error)) from None
     token = new_token()
     err_console.print(f"robot token for this run (or set {TOKEN_ENV}): {token}",
                       highlight=False, soft_wrap=True)
@@ -285,6 +292,8 @@ def _memory_tokens() -> StaticTokens:
 
 
 def _results_table(title: str, results: list[OnlineResult]) -> Table:
+    from rich.table import Table
+
     table = Table(title=title)
     for column in ("Game", "Match", "White v Black", "Result", "Reason", "State", "Why / note"):
         table.add_column(column)
@@ -298,11 +307,13 @@ def _results_table(title: str, results: list[OnlineResult]) -> Table:
 
 
 def _results_json(results: list[OnlineResult]) -> str:
+    from turnir.robot.schemas import OnlineResultOut
+
     return json.dumps([OnlineResultOut.build(r).model_dump(mode="json") for r in results],
                       ensure_ascii=False)
 
 
-@robot_app.command("unapplied")
+@command(robot_app, "unapplied")
 def unapplied_command(
     tournament: Annotated[str | None, typer.Argument(
         help="Only this tournament (its number or name).")] = None,
@@ -317,9 +328,8 @@ def unapplied_command(
     from turnir.services.online import UNAPPLIED, online_results
 
     with database() as db:
-        tid = None if tournament is None else tournament_id(db, tournament)
-        found = guarded(lambda: online_results(db, tournament_id=tid,
-                                               state=None if every else UNAPPLIED))
+        found = online_results(db, tournament_id=tournament_id(db, tournament),
+                               state=None if every else UNAPPLIED)
     if as_json:
         console.print_json(_results_json(found))
         return
@@ -330,7 +340,7 @@ def unapplied_command(
                                  found))
 
 
-@robot_app.command("retry")
+@command(robot_app, "retry")
 def retry_command(
     game: Annotated[str, typer.Argument(help="The game's id.")],
     actor: ActorOption = None,
@@ -339,14 +349,14 @@ def retry_command(
     from turnir.services.online import retry_game_end
 
     with database() as db:
-        done = guarded(lambda: retry_game_end(db, game, actor=actor_name(actor)))
+        done = retry_game_end(db, game, actor=actor_name(actor))
     message = f"{done.game_id}: {done.state}"
     console.print(message + (f" ({done.problem})" if done.problem else ""), highlight=False)
     if done.state != "applied":
         raise typer.Exit(code=2)
 
 
-@robot_app.command("dismiss")
+@command(robot_app, "dismiss")
 def dismiss_command(
     game: Annotated[str, typer.Argument(help="The game's id.")],
     note: Annotated[str, typer.Option(help="Why (e.g. how the result was settled).")],
@@ -356,20 +366,21 @@ def dismiss_command(
     from turnir.services.online import dismiss_game_end
 
     with database() as db:
-        done = guarded(lambda: dismiss_game_end(db, game, actor=actor_name(actor), note=note))
+        done = dismiss_game_end(db, game, actor=actor_name(actor), note=note)
     console.print(f"{done.game_id}: {done.state}", highlight=False)
 
 
-@robot_app.command("decisions")
+@command(robot_app, "decisions")
 def decisions_command(
     game: Annotated[str, typer.Argument(help="The game's id.")],
     as_json: JsonOpt = False,
 ) -> None:
     """The robot's decisions about a game, as both players see them."""
+    from turnir.robot.schemas import DecisionOut
     from turnir.services.robot_store import DatabaseRobotStore
 
     with database() as db:
-        found = guarded(lambda: DatabaseRobotStore(db).for_game(game))
+        found = DatabaseRobotStore(db).for_game(game)
     if as_json:
         console.print_json(json.dumps([DecisionOut.build(d).model_dump(mode="json")
                                        for d in found], ensure_ascii=False))

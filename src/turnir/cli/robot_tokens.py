@@ -6,27 +6,17 @@ created; the database keeps only its hash.
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
-from turnir.cli.db_common import (
-    ActorOption,
-    actor_name,
-    console,
-    database,
-    fail,
-    guarded,
-    tournament_id,
-)
-from turnir.services.robot_tokens import (
-    RobotTokenInfo,
-    create_robot_token,
-    list_robot_tokens,
-    revoke_robot_token,
-    revoke_tournament_tokens,
-)
+from turnir.cli.db_common import actor_name, command, console
+from turnir.cli.options import ActorOption, JsonOption
+from turnir.cli.session import database, opened, tournament_id
+from turnir.errors import UserError
+
+if TYPE_CHECKING:
+    from turnir.services.robot_tokens import RobotTokenInfo
 
 token_app = typer.Typer(
     help="The game server's tokens for the robot's HTTP API: create, list, revoke.",
@@ -44,7 +34,7 @@ def _json(info: RobotTokenInfo) -> dict[str, object]:
             "revoked_by": info.revoked_by}
 
 
-@token_app.command("create")
+@command(token_app, "create")
 def create_command(
     tournament: TournamentOpt = None,
     label: Annotated[str, typer.Option(help="What the token is for (a game server, an event).")]
@@ -52,10 +42,11 @@ def create_command(
     actor: ActorOption = None,
 ) -> None:
     """Create a token and print it once (only its hash is kept: store it now)."""
+    from turnir.services.robot_tokens import create_robot_token
+
     with database() as db:
-        tid = None if tournament is None else tournament_id(db, tournament)
-        info, token = guarded(lambda: create_robot_token(db, tournament_id=tid, label=label,
-                                                         actor=actor_name(actor)))
+        info, token = create_robot_token(db, tournament_id=tournament_id(db, tournament),
+                                         label=label, actor=actor_name(actor))
     typer.echo(token)
     typer.echo(f"robot token #{info.id} for the {info.scope}"
                + (f" ({info.label})" if info.label else "")
@@ -63,16 +54,20 @@ def create_command(
                "now", err=True)
 
 
-@token_app.command("list")
+@command(token_app, "list")
 def list_command(
     tournament: TournamentOpt = None,
     every: Annotated[bool, typer.Option("--all", help="The revoked tokens too.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """The tokens (never the tokens themselves: their numbers, scopes and labels)."""
+    from rich.table import Table
+
+    from turnir.services.robot_tokens import list_robot_tokens
+
     with database() as db:
-        tid = None if tournament is None else tournament_id(db, tournament)
-        found = guarded(lambda: list_robot_tokens(db, tournament_id=tid, revoked=every))
+        found = list_robot_tokens(db, tournament_id=tournament_id(db, tournament),
+                                  revoked=every)
     if as_json:
         typer.echo(json.dumps([_json(t) for t in found], ensure_ascii=False, indent=2))
         return
@@ -89,7 +84,7 @@ def list_command(
     console.print(table)
 
 
-@token_app.command("revoke")
+@command(token_app, "revoke")
 def revoke_command(
     token: Annotated[int | None, typer.Argument(help="The token's number (token list).")]
     = None,
@@ -98,17 +93,17 @@ def revoke_command(
     actor: ActorOption = None,
 ) -> None:
     """Revoke a token (or every token of a tournament): refused from the next request on."""
+    from turnir.services.robot_tokens import revoke_robot_token, revoke_tournament_tokens
+
     if (token is None) == (tournament is None):
-        raise fail("give a token's number or --tournament, not both")
-    who = actor_name(actor)
-    with database() as db:
-        if token is not None:
-            number = token
-            done = [guarded(lambda: revoke_robot_token(db, number, actor=who))]
-        else:
-            assert tournament is not None
-            tid = tournament_id(db, tournament)
-            done = guarded(lambda: revoke_tournament_tokens(db, tid, actor=who))
+        raise UserError("give a token's number or --tournament, not both", code="bad_argument")
+    if token is not None:
+        with database() as db:
+            done = [revoke_robot_token(db, token, actor=actor_name(actor))]
+    else:
+        assert tournament is not None
+        with opened(tournament) as (db, tid):
+            done = revoke_tournament_tokens(db, tid, actor=actor_name(actor))
     if not done:
         console.print("no live token to revoke")
     for t in done:

@@ -10,16 +10,12 @@ from typing import Annotated
 
 import typer
 
-from turnir.cli.db_common import ActorOption, actor_name, console, database, guarded
-from turnir.services.accounts import (
-    AccountRole,
-    create_account,
-    list_accounts,
-    set_active,
-    set_password,
-)
+from turnir.cli.db_common import actor_name, command, console
+from turnir.cli.options import ActorOption
+from turnir.cli.session import database
+from turnir.domain.accounts import AccountRole
 
-user_app = typer.Typer(help="Web accounts: organizers, judges, players.", no_args_is_help=True)
+user_app = typer.Typer(no_args_is_help=True)
 
 
 def _password(given: str | None) -> str:
@@ -29,7 +25,7 @@ def _password(given: str | None) -> str:
     return value
 
 
-@user_app.command("add")
+@command(user_app, "add")
 def add(
     login: Annotated[str, typer.Argument(help="The login (one word).")],
     name: Annotated[str | None, typer.Option(help="The name shown (default: the login).")]
@@ -45,55 +41,64 @@ def add(
 ) -> None:
     """Create a web account: a player unless --role is given (the first one is usually the
     organizer: --role organizer)."""
+    from turnir.services.accounts import create_account
+
     secret = _password(password)
     with database() as db:
-        made = guarded(lambda: create_account(
-            db, login=login, name=name or login, password=secret, role=role, person_id=person,
-            actor=actor_name(actor)))
+        made = create_account(db, login=login, name=name or login, password=secret, role=role,
+                              person_id=person, actor=actor_name(actor))
     console.print(f"account {made.login} ({made.role.value}) created")
 
 
-@user_app.command("password")
+@command(user_app, "password")
 def change_password(
     login: Annotated[str, typer.Argument(help="The login.")],
     password: Annotated[str | None, typer.Option(help="The new password.")] = None,
     actor: ActorOption = None,
 ) -> None:
     """Set a new password (the account's sessions are closed)."""
+    from turnir.services.accounts import set_password
+
     secret = _password(password)
     with database() as db:
-        guarded(lambda: set_password(db, login, secret, actor=actor_name(actor)))
+        set_password(db, login, secret, actor=actor_name(actor))
     console.print(f"password of {login} changed")
 
 
-@user_app.command("deactivate")
+def _set_active(login: str, active: bool, actor: str | None) -> str:
+    from turnir.services.accounts import set_active
+
+    with database() as db:
+        return set_active(db, login, active, actor=actor_name(actor)).login
+
+
+@command(user_app, "deactivate")
 def deactivate(
     login: Annotated[str, typer.Argument(help="The login.")],
     actor: ActorOption = None,
 ) -> None:
     """Stop an account: its sessions end now and it cannot log in (not the last organizer)."""
-    with database() as db:
-        done = guarded(lambda: set_active(db, login, False, actor=actor_name(actor)))
-    console.print(f"account {done.login} deactivated")
+    console.print(f"account {_set_active(login, False, actor)} deactivated")
 
 
-@user_app.command("activate")
+@command(user_app, "activate")
 def activate(
     login: Annotated[str, typer.Argument(help="The login.")],
     actor: ActorOption = None,
 ) -> None:
     """Let a deactivated account log in again."""
-    with database() as db:
-        done = guarded(lambda: set_active(db, login, True, actor=actor_name(actor)))
-    console.print(f"account {done.login} active")
+    console.print(f"account {_set_active(login, True, actor)} active")
 
 
-@user_app.command("list")
+@command(user_app, "list")
 def list_() -> None:
     """Every account with its role."""
+    from turnir.services.accounts import list_accounts
+
     with database() as db:
-        for account in guarded(lambda: list_accounts(db)):
-            person = f" person #{account.person_id}" if account.person_id else ""
-            state = "" if account.active else " (deactivated)"
-            console.print(f"{account.login:<20} {account.role.value:<12} {account.name}{person}"
-                          f"{state}")
+        accounts = list_accounts(db)
+    for account in accounts:
+        person = f" person #{account.person_id}" if account.person_id else ""
+        state = "" if account.active else " (deactivated)"
+        console.print(f"{account.login:<20} {account.role.value:<12} {account.name}{person}"
+                      f"{state}")

@@ -16,8 +16,9 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 from itertools import pairwise
+from typing import Any
 
-from turnir.domain.model import PairingKind, Round, Stage
+from turnir.domain.model import Pairing, PairingKind, Round, Stage
 from turnir.domain.pairing import elimination
 from turnir.domain.pairing.swiss import pair_swiss
 from turnir.domain.tournament import (
@@ -37,63 +38,89 @@ def check_tournament(t: Tournament) -> None:
     by_id = {p.id: p for p in t.players}
     seen_top = False
     for index, rnd in enumerate(t.rounds):
-        where = f"rounds[{index}] (round {rnd.number})"
+        where: dict[str, Any] = {"index": index, "round": rnd.number}
         if rnd.number != index + 1:
-            raise UserError(f"{where}: rounds must be numbered 1, 2, … in order",
-                            code="bad_file")
+            raise UserError("rounds[{index}] (round {round}): rounds must be numbered 1, 2, … "
+                            "in order", code="bad_file", **where)
         if rnd.stage is Stage.TOP:
             seen_top = True
         elif seen_top:
-            raise UserError(f"{where}: a Swiss round cannot follow the top", code="bad_file")
+            raise UserError("rounds[{index}] (round {round}): a Swiss round cannot follow the "
+                            "top", code="bad_file", **where)
         if index < len(t.rounds) - 1 and not rnd.finished:
-            raise UserError(f"{where}: only the last round may lack results", code="bad_file")
+            raise UserError("rounds[{index}] (round {round}): only the last round may lack "
+                            "results", code="bad_file", **where)
         _check_round(t, rnd, where, by_id)
     _check_byes_and_rematches(t)
     if seen_top:
         _check_top(t)
 
 
-def _check_round(t: Tournament, rnd: Round, where: str, by_id: Mapping[int, object]) -> None:
+def _check_players(t: Tournament, rnd: Round, line: Pairing, where: dict[str, Any],
+                   by_id: Mapping[int, object], seen: set[int]) -> None:
+    """The players of one line: known, paired once, in the tournament in this round."""
+    at = {**where, "table": line.table}
+    for pid in line.players:
+        if pid not in by_id:
+            if line.b is None:
+                raise UserError("rounds[{index}] (round {round}) bye: unknown player "
+                                "#{player}", code="unknown_player", **at, player=pid)
+            raise UserError("rounds[{index}] (round {round}) table {table}: unknown player "
+                            "#{player}", code="unknown_player", **at, player=pid)
+        if pid in seen:
+            if line.b is None:
+                raise UserError("rounds[{index}] (round {round}) bye: player #{player} is "
+                                "paired twice", code="bad_file", **at, player=pid)
+            raise UserError("rounds[{index}] (round {round}) table {table}: player #{player} "
+                            "is paired twice", code="bad_file", **at, player=pid)
+        seen.add(pid)
+        player = t.player(pid)
+        if line.kind is not PairingKind.PRIVILEGE_BYE and not t.is_active(player, rnd.number):
+            if line.b is None:
+                raise UserError("rounds[{index}] (round {round}) bye: {name} is not in the "
+                                "tournament in this round", code="inactive_player", **at,
+                                name=player.name)
+            raise UserError("rounds[{index}] (round {round}) table {table}: {name} is not in "
+                            "the tournament in this round", code="inactive_player", **at,
+                            name=player.name)
+
+
+def _check_round(t: Tournament, rnd: Round, where: dict[str, Any],
+                 by_id: Mapping[int, object]) -> None:
     seen: set[int] = set()
     tables: set[int] = set()
     top = rnd.stage is Stage.TOP
     for line in rnd.pairings:
-        place = f"{where} table {line.table}" if line.b is not None else f"{where} bye"
-        for pid in line.players:
-            if pid not in by_id:
-                raise UserError(f"{place}: unknown player #{pid}", code="unknown_player")
-            if pid in seen:
-                raise UserError(f"{place}: player #{pid} is paired twice", code="bad_file")
-            seen.add(pid)
-            player = t.player(pid)
-            privileged = line.kind is PairingKind.PRIVILEGE_BYE
-            if not privileged and not t.is_active(player, rnd.number):
-                raise UserError(
-                    f"{place}: {player.name} is not in the tournament in this round",
-                    code="inactive_player",
-                )
+        _check_players(t, rnd, line, where, by_id, seen)
         if line.b is None:
             if line.result is not None:
-                raise UserError(f"{place}: a bye cannot have a result", code="result_for_bye")
+                raise UserError("rounds[{index}] (round {round}) bye: a bye cannot have a "
+                                "result", code="result_for_bye", **where)
             if line.kind is PairingKind.MATCH:
-                raise UserError(f"{place}: a match needs two players", code="bad_file")
+                raise UserError("rounds[{index}] (round {round}) bye: a match needs two "
+                                "players", code="bad_file", **where)
             if top:
-                raise UserError(f"{place}: the top has no byes", code="bad_file")
+                raise UserError("rounds[{index}] (round {round}) bye: the top has no byes",
+                                code="bad_file", **where)
             continue
+        at = {**where, "table": line.table}
         if line.kind is not PairingKind.MATCH:
-            raise UserError(f"{place}: a bye has one player", code="bad_file")
+            raise UserError("rounds[{index}] (round {round}) table {table}: a bye has one "
+                            "player", code="bad_file", **at)
         if line.a == line.b:
-            raise UserError(f"{place}: a player cannot play themself", code="bad_file")
+            raise UserError("rounds[{index}] (round {round}) table {table}: a player cannot "
+                            "play themself", code="bad_file", **at)
         if line.table < 1 or line.table in tables:
-            raise UserError(f"{place}: table numbers must be positive and unique",
-                            code="bad_file")
+            raise UserError("rounds[{index}] (round {round}) table {table}: table numbers "
+                            "must be positive and unique", code="bad_file", **at)
         tables.add(line.table)
         if line.result is not None:
             best_of = t.settings.top_best_of if top else t.settings.best_of
             try:
                 line.result.validate(best_of=best_of, elimination=top)
             except UserError as error:
-                raise UserError(f"{place}: {error.message}", code=error.code) from None
+                raise UserError("rounds[{index}] (round {round}) table {table}: {reason}",
+                                code=error.code, **at, reason=error) from None
 
 
 def _check_byes_and_rematches(t: Tournament) -> None:
@@ -114,19 +141,16 @@ def _check_byes_and_rematches(t: Tournament) -> None:
             continue
         entrants, _ = swiss_entrants(before, rnd.number)
         best = pair_swiss(entrants, random.Random(rnd.lot)).objective
-        where = f"rounds[{index}] (round {rnd.number})"
+        where = {"index": index, "round": rnd.number}
         if rematches > best.rematches:
-            raise UserError(
-                f"{where}: {rematches} rematch(es) where the pairing needs {best.rematches}; a "
-                "rematch cannot be forced by hand (P-2)",
-                code="forced_rematch",
-            )
+            raise UserError("rounds[{index}] (round {round}): rematches: {count}, where the "
+                            "pairing needs {needed}; a rematch cannot be forced by hand (P-2)",
+                            code="forced_rematch", **where, count=rematches,
+                            needed=best.rematches)
         if second_bye and best.bye_ineligible == 0:
-            raise UserError(
-                f"{where}: player #{second_bye[0]} gets a second bye though another player "
-                "could take it (S-5)",
-                code="second_bye",
-            )
+            raise UserError("rounds[{index}] (round {round}): player #{player} gets a second "
+                            "bye though another player could take it (S-5)",
+                            code="second_bye", **where, player=second_bye[0])
 
 
 def _check_top(t: Tournament) -> None:
@@ -137,21 +161,17 @@ def _check_top(t: Tournament) -> None:
     if len(t.swiss_rounds) != t.swiss_rounds_planned:
         raise UserError("the top starts only after every Swiss round", code="bad_file")
     if len(tops) > elimination.top_rounds_needed(size):
-        raise UserError(f"a top of {size} has at most "
-                        f"{elimination.top_rounds_needed(size)} rounds", code="bad_file")
+        raise UserError("a top of {size} has at most {count} rounds", code="bad_file",
+                        size=size, count=elimination.top_rounds_needed(size))
     seeded = elimination.first_top_round(top_qualifiers(replace(t, rounds=t.swiss_rounds)))
     if [(p.a, p.b) for p in tops[0].pairings] != seeded:
-        raise UserError(
-            f"round {tops[0].number}: the top must be seeded from the Swiss standings, "
-            f"1 v {size}, 2 v {size - 1}, … in bracket order (P-5)",
-            code="bad_file",
-        )
+        raise UserError("round {round}: the top must be seeded from the Swiss standings, 1 v "
+                        "{size}, 2 v {second}, … in bracket order (P-5)", code="bad_file",
+                        round=tops[0].number, size=size, second=size - 1)
     for prev, nxt in pairwise(tops):
         winners = [p.winner() for p in prev.pairings]
         players = [pid for p in nxt.pairings for pid in p.players]
         if winners != players:
-            raise UserError(
-                f"round {nxt.number}: the top pairs the winners of round {prev.number} in "
-                "bracket order",
-                code="bad_file",
-            )
+            raise UserError("round {round}: the top pairs the winners of round {previous} in "
+                            "bracket order", code="bad_file", round=nxt.number,
+                            previous=prev.number)

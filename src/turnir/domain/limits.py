@@ -8,7 +8,7 @@ CLI and the file formats use the same values.
 
 from __future__ import annotations
 
-from turnir.errors import UserError
+from turnir.errors import Term, UserError
 
 MAX_SWISS_ROUNDS = 50
 """Swiss rounds of one tournament (P-4)."""
@@ -34,14 +34,14 @@ SEED_LIMIT = 2**63
 def shown(value: int) -> str:
     """A number for a message; a huge one is not spelled out (nor converted: Python refuses
     to turn an integer of over 4300 digits into text)."""
-    return str(value) if -(10**30) < value < 10**30 else "a number of over 30 digits"
+    return str(value) if -(10**30) < value < 10**30 else Term("a number of over 30 digits")
 
 
 def check_number(value: int, *, what: str, low: int, high: int) -> int:
     """``value`` when ``low <= value <= high``, else a ``UserError`` naming ``what``."""
     if not low <= value <= high:
-        raise UserError(f"{what}: a whole number from {low} to {high}, not {shown(value)}",
-                        code="bad_number")
+        raise UserError("{what}: a whole number from {low} to {high}, not {value}",
+                        code="bad_number", what=what, low=low, high=high, value=shown(value))
     return value
 
 
@@ -57,7 +57,8 @@ def privilege_byes(count: int, *, swiss_rounds: int | None) -> frozenset[int]:
     if count < 0:
         raise UserError("the number of byes cannot be negative", code="bad_player")
     if count > limit:
-        rounds = ("the Swiss rounds" if swiss_rounds is not None
-                  else "the most Swiss rounds a tournament can have")
-        raise UserError(f"{shown(count)} byes: at most {limit} ({rounds})", code="bad_player")
+        rounds = (Term("the Swiss rounds") if swiss_rounds is not None
+                  else Term("the most Swiss rounds a tournament can have"))
+        raise UserError("{count} byes: at most {limit} ({rounds})", code="bad_player",
+                        count=shown(count), limit=limit, rounds=rounds)
     return frozenset(range(1, count + 1))

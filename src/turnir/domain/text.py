@@ -22,7 +22,19 @@ from __future__ import annotations
 
 import unicodedata
 
-from turnir.errors import NotFoundError, UserError
+from turnir.errors import NotFoundError, Term, UserError
+
+FIELDS: dict[str, Term] = {term: term for term in (
+    Term("name"), Term("city"), Term("club"), Term("note"), Term("reason"), Term("login"),
+    Term("person"), Term("player"), Term("tournament"), Term("search"), Term("label"),
+    Term("white"), Term("black"), Term("tournament's name"), Term("judge's name"),
+    Term("actor's name"), Term("account's name"))}
+"""The fields named in refusals, translated with the message (an unknown one stays as given)."""
+
+
+def field_term(field: str) -> str:
+    """``field`` as a word translated with its message, when it is a known field."""
+    return FIELDS.get(field, field)
 
 
 class BadTextError(UserError):
@@ -30,9 +42,10 @@ class BadTextError(UserError):
 
     code = "bad_text"
 
-    def __init__(self, message: str, *, field: str) -> None:
-        super().__init__(message)
-        self.field = field
+    @property
+    def field(self) -> str:
+        """The field refused (given as ``field=`` with the message's values)."""
+        return str(self.params.get("field", ""))
 
 
 def _refuse_controls(value: str, field: str, *, keep: str = "") -> None:
@@ -41,16 +54,18 @@ def _refuse_controls(value: str, field: str, *, keep: str = "") -> None:
             continue
         category = unicodedata.category(char)
         if category == "Cc":
-            raise BadTextError(f"the {field} contains a control character (U+{ord(char):04X}) "
-                               f"at position {position}", field=field)
+            raise BadTextError("the {name} contains a control character (U+{char}) at "
+                               "position {position}", field=field, name=field_term(field),
+                               char=f"{ord(char):04X}", position=position)
         if category == "Cs":
-            raise BadTextError(f"the {field} contains an invalid character "
-                               f"(U+{ord(char):04X}) at position {position}", field=field)
+            raise BadTextError("the {name} contains an invalid character (U+{char}) at "
+                               "position {position}", field=field, name=field_term(field),
+                               char=f"{ord(char):04X}", position=position)
 
 
 def _check_type(value: object, field: str) -> str:
     if not isinstance(value, str):
-        raise BadTextError(f"the {field} must be text", field=field)
+        raise BadTextError("the {name} must be text", field=field, name=field_term(field))
     return value
 
 
@@ -72,8 +87,9 @@ def name_key(value: str) -> str:
 def _check_length(value: str, field: str, max_len: int, *, key: str | None = None) -> None:
     longest = max(len(value), len(key) if key is not None else 0)
     if longest > max_len:
-        raise BadTextError(f"the {field} is longer than {max_len} characters ({longest})",
-                           field=field)
+        raise BadTextError("the {name} is longer than {max_len} characters ({length})",
+                           field=field, name=field_term(field), max_len=max_len,
+                           length=longest)
 
 
 def clean_name(value: str, *, field: str, max_len: int, required: bool = True) -> str:
@@ -82,7 +98,7 @@ def clean_name(value: str, *, field: str, max_len: int, required: bool = True) -
     _refuse_controls(text, field)
     name = normal_name(text)
     if required and not name:
-        raise BadTextError(f"the {field} is empty", field=field)
+        raise BadTextError("the {name} is empty", field=field, name=field_term(field))
     _check_length(name, field, max_len, key=name_key(name))
     return name
 
@@ -116,7 +132,8 @@ def clean_ref(value: str | int, *, field: str, max_len: int = 200) -> int | str:
     digits = text.removeprefix("#").strip()
     if digits.isascii() and digits.isdigit():
         if len(digits) > 10 or int(digits) > MAX_ID:
-            raise NotFoundError(f"no {field} #{digits[:20]}", code=f"unknown_{field}")
+            raise NotFoundError("no {name} #{number}", code=f"unknown_{field}",
+                                name=field_term(field), number=digits[:20])
         return int(digits)
     return text.lstrip("#")
 
@@ -125,7 +142,8 @@ def clean_login(value: str, *, field: str = "login", max_len: int = 100) -> str:
     """A login in its stored form: one word, NFC, case-folded."""
     name = clean_name(value, field=field, max_len=max_len)
     if " " in name:
-        raise BadTextError(f"the {field} must be one word, without spaces", field=field)
+        raise BadTextError("the {name} must be one word, without spaces", field=field,
+                           name=field_term(field))
     return unicodedata.normalize("NFC", name.casefold())
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from turnir.domain.limits import MAX_BYES, privilege_byes
 from turnir.domain.text import NAME_LEN, PLACE_LEN, BadTextError, clean_name, name_key
@@ -51,8 +52,8 @@ class PlayerLine:
         try:
             return privilege_byes(self.byes, swiss_rounds=swiss_rounds)
         except UserError as error:
-            raise UserError(f"{self.name[:NAME_LEN]}: {error.message}",
-                            code=error.code) from None
+            raise UserError("{name}: {reason}", code=error.code, name=self.name[:NAME_LEN],
+                            reason=error) from None
 
 
 def parse_players_csv(text: str, *, source: str = "players file") -> list[PlayerLine]:
@@ -81,8 +82,9 @@ def _columns(first: Row, source: str) -> list[str] | None:
     columns = []
     for cell in cells:
         if cell not in _ALIASES:
-            raise UserError(f"{source} line {first.line}: unknown column {cell[:50]!r} "
-                            "(use name, city, club, byes)", code="bad_file")
+            raise UserError("{source} line {line}: unknown column {column!r} (use name, "
+                            "city, club, byes)", code="bad_file", source=source,
+                            line=first.line, column=cell[:50])
         columns.append(_ALIASES[cell])
     return columns
 
@@ -90,30 +92,32 @@ def _columns(first: Row, source: str) -> list[str] | None:
 def parse_players(rows: Sequence[Row], *, source: str) -> list[PlayerLine]:
     """The players of a table's rows (``turnir.formats.tabular``)."""
     if not rows:
-        raise UserError(f"{source}: no players in it", code="bad_file")
+        raise UserError("{source}: no players in it", code="bad_file", source=source)
     header = _columns(rows[0], source)
     columns = list(_DEFAULT_COLUMNS) if header is None else header
     body = rows if header is None else rows[1:]
     players: list[PlayerLine] = []
     seen: dict[str, int] = {}
     for row in body:
-        where = f"{source} line {row.line}"
+        where: dict[str, Any] = {"source": source, "line": row.line}
         if len(row.cells) > len(columns):
-            raise UserError(f"{where}: {len(row.cells)} columns, expected at most "
-                            f"{len(columns)}", code="bad_file")
+            raise UserError("{source} line {line}: {count} columns, expected at most {most}",
+                            code="bad_file", **where, count=len(row.cells), most=len(columns))
         player = _player(dict(zip(columns, row.cells, strict=False)), where)
         key = name_key(player.name)
         if key in seen:
-            raise UserError(f"{where}: {player.name!r} is already on line {seen[key]}",
-                            code="duplicate_player")
+            raise UserError("{source} line {line}: {name!r} is already on line {first}",
+                            code="duplicate_player", **where, name=player.name,
+                            first=seen[key])
         seen[key] = row.line
         players.append(player)
     if not players:
-        raise UserError(f"{source}: no players in it", code="bad_file")
+        raise UserError("{source}: no players in it", code="bad_file", source=source)
     return players
 
 
-def _player(values: dict[str, str], where: str) -> PlayerLine:
+def _player(values: dict[str, str], where: dict[str, Any]) -> PlayerLine:
+    """One player of a line; ``where`` is the source and the line (for the messages)."""
     try:
         name = clean_name(values.get("name", ""), field="name", max_len=NAME_LEN)
         city = clean_name(values.get("city", ""), field="city", max_len=PLACE_LEN,
@@ -121,12 +125,14 @@ def _player(values: dict[str, str], where: str) -> PlayerLine:
         club = clean_name(values.get("club", ""), field="club", max_len=PLACE_LEN,
                           required=False)
     except BadTextError as error:
-        raise BadTextError(f"{where}: {error.message}", field=error.field) from None
+        raise BadTextError("{source} line {line}: {reason}", field=error.field, **where,
+                           reason=error) from None
     byes_text = values.get("byes", "") or "0"
     if not (byes_text.isascii() and byes_text.isdigit()):
-        raise UserError(f"{where}: byes must be a whole number, not {byes_text[:20]!r}",
-                        code="bad_file")
+        raise UserError("{source} line {line}: byes must be a whole number, not {byes!r}",
+                        code="bad_file", **where, byes=byes_text[:20])
     if len(byes_text) > 6 or int(byes_text) > MAX_BYES:
-        raise UserError(f"{where}: byes must be a whole number from 0 to {MAX_BYES}, not "
-                        f"{byes_text[:20]}", code="bad_file")
+        raise UserError("{source} line {line}: byes must be a whole number from 0 to {most}, "
+                        "not {byes}", code="bad_file", **where, most=MAX_BYES,
+                        byes=byes_text[:20])
     return PlayerLine(name, city, club, int(byes_text))

@@ -24,8 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from pathlib import Path
-
-from charset_normalizer import from_bytes
+from typing import Any
 
 from turnir.errors import UserError
 
@@ -58,18 +57,21 @@ def read_file_bytes(path: Path, *, max_bytes: int) -> bytes:
         with path.open("rb") as handle:
             data = handle.read(max_bytes + 1)
     except FileNotFoundError:
-        raise UserError(f"{path}: no such file", code="no_file") from None
+        raise UserError("{file}: no such file", code="no_file", file=str(path)) from None
     except OSError as error:
-        raise UserError(f"{path}: cannot read it ({error.strerror or error})",
-                        code="bad_file") from None
+        raise UserError("{file}: cannot read it ({reason})", code="bad_file", file=str(path),
+                        reason=error.strerror or str(error)) from None
     check_size(data, source=str(path), max_bytes=max_bytes)
     return data
 
 
 def check_size(data: bytes, *, source: str, max_bytes: int) -> None:
+    if len(data) > max_bytes >= 1_000_000:
+        raise UserError("{source}: the file is larger than {size} MB", code="file_too_large",
+                        source=source, size=f"{max_bytes / 1_000_000:g}")
     if len(data) > max_bytes:
-        raise UserError(f"{source}: the file is larger than {_size(max_bytes)}",
-                        code="file_too_large")
+        raise UserError("{source}: the file is larger than {size} bytes",
+                        code="file_too_large", source=source, size=f"{max_bytes:,}")
 
 
 def read_table_file(path: Path, *, max_bytes: int, max_lines: int,
@@ -87,8 +89,8 @@ def read_table(data: bytes, *, source: str, max_bytes: int, max_lines: int,
     if data.startswith(_XLSX_MAGIC):
         rows: Iterator[Row] = _sheet_rows(data, source, max_lines)
     elif data.startswith(_XLS_MAGIC):
-        raise UserError(f"{source}: an old Excel workbook (.xls); save it as .xlsx or CSV",
-                        code="bad_file")
+        raise UserError("{source}: an old Excel workbook (.xls); save it as .xlsx or CSV",
+                        code="bad_file", source=source)
     else:
         rows = _csv_rows(decode_text(data, source=source), source, max_lines)
     return [row for row in rows
@@ -102,10 +104,6 @@ def read_table_text(text: str, *, source: str, max_lines: int,
             if row.cells and not (comments and row.cells[0].startswith("#"))]
 
 
-def _size(limit: int) -> str:
-    return f"{limit / 1_000_000:g} MB" if limit >= 1_000_000 else f"{limit:,} bytes"
-
-
 # ----- text: encodings and CSV -------------------------------------------------------------
 
 
@@ -116,19 +114,22 @@ def decode_text(data: bytes, *, source: str) -> str:
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError:
-            raise UserError(f"{source}: not valid UTF-16 text", code="bad_file") from None
+            raise UserError("{source}: not valid UTF-16 text", code="bad_file",
+                            source=source) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         if data.startswith(b"\xef\xbb\xbf"):
-            raise UserError(f"{source}: not valid UTF-8 text (byte {error.start + 1})",
-                            code="bad_file") from None
+            raise UserError("{source}: not valid UTF-8 text (byte {byte})", code="bad_file",
+                            source=source, byte=error.start + 1) from None
     if b"\x00" not in data:
+        from charset_normalizer import from_bytes  # only for a file that is not UTF-8
+
         best = from_bytes(data, cp_isolation=["cp1251"]).best()
         if best is not None:
             return str(best)
-    raise UserError(f"{source}: not a text file in UTF-8 or Windows-1251, nor an .xlsx "
-                    "workbook", code="bad_file")
+    raise UserError("{source}: not a text file in UTF-8 or Windows-1251, nor an .xlsx "
+                    "workbook", code="bad_file", source=source)
 
 
 def _dialect(lines: list[str]) -> type[csv.Dialect] | csv.Dialect:
@@ -147,7 +148,8 @@ def _csv_rows(text: str, source: str, max_lines: int) -> Iterator[Row]:
     if lines and lines[-1] == "":
         lines.pop()
     if len(lines) > max_lines:
-        raise UserError(f"{source}: more than {max_lines:,} lines", code="file_too_large")
+        raise UserError("{source}: more than {count} lines", code="file_too_large",
+                        source=source, count=f"{max_lines:,}")
     dialect = _dialect(lines)
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -155,21 +157,23 @@ def _csv_rows(text: str, source: str, max_lines: int) -> Iterator[Row]:
         try:
             cells = next(csv.reader([line], dialect, strict=True))
         except csv.Error as error:
-            raise UserError(f"{source} line {number}: {_csv_problem(error)}",
-                            code="bad_file") from None
+            raise _csv_problem(error, source, number) from None
         yield Row(number, _trimmed(cells))
 
 
-def _csv_problem(error: csv.Error) -> str:
+def _csv_problem(error: csv.Error, source: str, line: int) -> UserError:
     text = str(error)
+    where: dict[str, Any] = {"code": "bad_file", "source": source, "line": line}
     if "field larger than field limit" in text:
-        return f"a value is longer than {MAX_FIELD:,} characters"
+        return UserError("{source} line {line}: a value is longer than {most} characters",
+                         **where, most=f"{MAX_FIELD:,}")
     if "unexpected end of data" in text or "newline inside string" in text:
-        return ("a quote is not closed on this line (a value in quotes cannot go over "
-                "several lines)")
+        return UserError("{source} line {line}: a quote is not closed on this line (a value "
+                         "in quotes cannot go over several lines)", **where)
     if "expected after" in text:
-        return "text after a closing quote (a quote inside a value is written twice: \"\")"
-    return f"not valid CSV ({text})"
+        return UserError("{source} line {line}: text after a closing quote (a quote inside a "
+                         "value is written twice: \"\")", **where)
+    return UserError("{source} line {line}: not valid CSV ({reason})", **where, reason=text)
 
 
 def _trimmed(cells: list[str] | tuple[str, ...]) -> tuple[str, ...]:
@@ -189,31 +193,37 @@ def _sheet_rows(data: bytes, source: str, max_lines: int) -> Iterator[Row]:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unpacked = sum(part.file_size for part in archive.infolist())
     except zipfile.BadZipFile:
-        raise UserError(f"{source}: a damaged .xlsx workbook (not a readable zip file)",
-                        code="bad_file") from None
+        raise UserError("{source}: a damaged .xlsx workbook (not a readable zip file)",
+                        code="bad_file", source=source) from None
     if unpacked > MAX_UNPACKED:
-        raise UserError(f"{source}: the workbook unpacks to more than {_size(MAX_UNPACKED)}",
-                        code="file_too_large")
+        raise UserError("{source}: the workbook unpacks to more than {size} MB",
+                        code="file_too_large", source=source,
+                        size=f"{MAX_UNPACKED / 1_000_000:g}")
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception:  # openpyxl raises many kinds of errors on a damaged workbook
-        raise UserError(f"{source}: not a readable .xlsx workbook", code="bad_file") from None
+        raise _unreadable(source) from None
     try:
         if not book.worksheets:
-            raise UserError(f"{source}: the workbook has no sheet", code="bad_file")
+            raise UserError("{source}: the workbook has no sheet", code="bad_file",
+                            source=source)
         sheet = book.worksheets[0]
         for number, values in enumerate(sheet.iter_rows(max_col=MAX_COLUMNS, values_only=True),
                                         start=1):
             if number > max_lines:
-                raise UserError(f"{source}: more than {max_lines:,} rows",
-                                code="file_too_large")
+                raise UserError("{source}: more than {count} rows", code="file_too_large",
+                                source=source, count=f"{max_lines:,}")
             yield Row(number, _trimmed([_cell_text(v, source, number) for v in values]))
     except UserError:
         raise
     except Exception:  # a damaged sheet shows only while it is read
-        raise UserError(f"{source}: not a readable .xlsx workbook", code="bad_file") from None
+        raise _unreadable(source) from None
     finally:
         book.close()
+
+
+def _unreadable(source: str) -> UserError:
+    return UserError("{source}: not a readable .xlsx workbook", code="bad_file", source=source)
 
 
 def _cell_text(value: object, source: str, row: int) -> str:
@@ -227,6 +237,6 @@ def _cell_text(value: object, source: str, row: int) -> str:
         return value.isoformat()
     text = str(value)
     if len(text) > MAX_FIELD:
-        raise UserError(f"{source} row {row}: a value is longer than {MAX_FIELD:,} characters",
-                        code="bad_file")
+        raise UserError("{source} row {row}: a value is longer than {most} characters",
+                        code="bad_file", source=source, row=row, most=f"{MAX_FIELD:,}")
     return text

@@ -35,7 +35,6 @@ from turnir.domain.text import (
     NAME_LEN,
     PLACE_LEN,
     REASON_LEN,
-    BadTextError,
     clean_name,
     normal_name,
 )
@@ -162,7 +161,7 @@ def to_domain(doc: TournamentFile) -> Tournament:
             top_size=s.top_size,
         )
     except UserError as error:
-        raise UserError(f"settings: {error.message}", code=error.code) from None
+        raise UserError("settings: {reason}", code=error.code, reason=error) from None
     players = tuple(
         Player(
             id=p.id, name=normal_name(p.name), city=normal_name(p.city),
@@ -180,7 +179,8 @@ def to_domain(doc: TournamentFile) -> Tournament:
             pairings=tuple(
                 Pairing(
                     table=p.table, a=p.a, b=p.b, kind=p.kind,
-                    result=None if p.result is None else MatchResult(**p.result.model_dump()),
+                    result=None if p.result is None
+                    else MatchResult.from_columns(p.result.model_dump()),
                 )
                 for p in r.pairings
             ),
@@ -190,13 +190,10 @@ def to_domain(doc: TournamentFile) -> Tournament:
     penalties = {}
     for key, value in doc.penalties.items():
         if not (key.isascii() and key.isdigit() and len(key) <= 10):
-            raise UserError(f"penalties: {key[:20]!r} is not a player number", code="bad_file")
+            raise UserError("penalties: {key!r} is not a player number", code="bad_file",
+                            key=key[:20])
         penalties[int(key)] = PenaltyCounts(**value.model_dump())
-    try:
-        name = clean_name(doc.name, field="name", max_len=NAME_LEN)
-    except BadTextError as error:
-        raise BadTextError(f"the tournament's {error.message.removeprefix('the ')}",
-                           field=error.field) from None
+    name = clean_name(doc.name, field="tournament's name", max_len=NAME_LEN)
     return Tournament(
         name=name, settings=settings, seed=doc.seed, players=players, rounds=rounds,
         undone=tuple(doc.undone), penalties=penalties,
@@ -228,11 +225,8 @@ def from_domain(t: Tournament) -> TournamentFile:
                 pairings=[
                     PairingModel(
                         table=p.table, a=p.a, b=p.b, kind=p.kind,
-                        result=None if p.result is None else ResultModel(
-                            wins_a=p.result.wins_a, wins_b=p.result.wins_b,
-                            draws=p.result.draws, outcome=p.result.outcome,
-                            ending=p.result.ending,
-                        ),
+                        result=None if p.result is None
+                        else ResultModel.model_validate(p.result.to_columns()),
                     )
                     for p in r.pairings
                 ],
@@ -257,10 +251,14 @@ def vars_of(counts: PenaltyCounts) -> dict[str, int]:
 # ----- text and files ------------------------------------------------------------------------
 
 
-def _describe(error: ValidationError) -> str:
+def _describe(error: ValidationError, source: str) -> UserError:
     first = error.errors()[0]
     path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in first["loc"])
-    return f"{path.lstrip('.') or 'the file'}: {first['msg']}"
+    if not path:
+        return UserError("{source}: the file: {reason}", code="bad_file", source=source,
+                         reason=first["msg"])
+    return UserError("{source}: {path}: {reason}", code="bad_file", source=source,
+                     path=path.lstrip("."), reason=first["msg"])
 
 
 def parse_tournament(text: str, *, source: str = "the file") -> Tournament:
@@ -268,23 +266,24 @@ def parse_tournament(text: str, *, source: str = "the file") -> Tournament:
     try:
         raw: Any = json.loads(text)
     except json.JSONDecodeError as error:
-        raise UserError(
-            f"{source}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})",
-            code="bad_file",
-        ) from None
+        raise UserError("{source}: not valid JSON (line {line}, column {column}: {reason})",
+                        code="bad_file", source=source, line=error.lineno, column=error.colno,
+                        reason=error.msg) from None
     except ValueError:  # an integer of over 4300 digits
-        raise UserError(f"{source}: a number in it is far too long", code="bad_file") from None
+        raise UserError("{source}: a number in it is far too long", code="bad_file",
+                        source=source) from None
     except RecursionError:
-        raise UserError(f"{source}: nested too deeply", code="bad_file") from None
+        raise UserError("{source}: nested too deeply", code="bad_file", source=source) from None
     try:
         doc = TournamentFile.model_validate(raw)
     except ValidationError as error:
-        raise UserError(f"{source}: {_describe(error)}", code="bad_file") from None
+        raise _describe(error, source) from None
     try:
         t = to_domain(doc)
         check_tournament(t)
     except UserError as error:
-        raise UserError(f"{source}: {error.message}", code=error.code) from None
+        raise UserError("{source}: {reason}", code=error.code, source=source,
+                        reason=error) from None
     return t
 
 
@@ -294,15 +293,19 @@ def dump_tournament(t: Tournament) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def read_tournament(path: Path) -> Tournament:
-    """Read and check a tournament file of at most ``MAX_BYTES`` (UTF-8, a BOM is ignored)."""
+def read_tournament_text(path: Path) -> str:
+    """The text of a tournament file of at most ``MAX_BYTES`` (UTF-8, a BOM is ignored)."""
     data = read_file_bytes(path, max_bytes=MAX_BYTES)
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise UserError(f"{path}: not UTF-8 text (byte {error.start + 1})",
-                        code="bad_file") from None
-    return parse_tournament(text, source=str(path))
+        raise UserError("{file}: not UTF-8 text (byte {byte})", code="bad_file",
+                        file=str(path), byte=error.start + 1) from None
+
+
+def read_tournament(path: Path) -> Tournament:
+    """Read and check a tournament file (``read_tournament_text``)."""
+    return parse_tournament(read_tournament_text(path), source=str(path))
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -1,0 +1,31 @@
+"""The arguments and options many commands share (typer annotations)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+TournamentArg = Annotated[str, typer.Argument(help="The tournament: its number or its name.")]
+ActorOption = Annotated[
+    str | None,
+    typer.Option("--actor", help="Who makes the change (default: $TURNIR_ACTOR or your login)."),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+LangOption = Annotated[str | None, typer.Option(
+    "--lang", help="ru or en (default: turnir's --lang, else ru).", show_default=False)]
+"""The language of the texts a command shows (``db_common.content_language``)."""
+
+# ----- a new tournament's settings (``turnir new FILE`` and ``turnir tournament new``) -------
+
+RoundsOption = Annotated[int | None, typer.Option(help="Swiss rounds (default ceil(log2 N)).")]
+BestOfOption = Annotated[int, typer.Option(help="Games per Swiss match: 1, 3 or 5.")]
+TopOption = Annotated[int, typer.Option(help="Players in the top: 0, 2, 4, 8, …")]
+TopBestOfOption = Annotated[int, typer.Option(help="Games per top match: 1, 3 or 5.")]
+PointsOption = Annotated[str, typer.Option(help="Match points win/draw/loss[/bye].")]
+SeedOption = Annotated[int | None, typer.Option(help="Random seed (default: drawn now).")]
+
+# ----- a late entry (``turnir late FILE`` and ``turnir player late``) -------------------------
+
+NewPlayerArg = Annotated[str, typer.Argument(help="The new player's name.")]
+LateByesOption = Annotated[bool, typer.Option(help="Grant byes for the rounds already played.")]
