@@ -31,7 +31,7 @@ def test_unknown_things_are_clear_messages_without_traceback(client: TestClient)
         page = client.get(path, headers={"accept-language": "en"})
         assert page.status_code == status, path
         assert 'class="msg error"' in page.text and "Traceback" not in page.text
-    assert "no tournament #99" in client.get("/t/99").text
+    assert "no tournament #99" in client.get("/t/99", headers={"accept-language": "en"}).text
 
 
 def test_public_pages_of_a_running_tournament(client: TestClient, web_db: Database) -> None:
