@@ -1,5 +1,5 @@
-"""The old names of the penalties document (``services.penalty_document``), kept while the CLI
-(``cli/penalty.py``) and the web (``web/penalty_pages.py``) import them from here."""
+"""The old names of the penalties document (``services.penalty_document``), kept while the web
+(``web/penalty_pages.py``) imports them from here."""
 
 from turnir.services.penalty_document import PenaltyDocument as PenaltyReport
 from turnir.services.penalty_document import penalty_document as penalty_report

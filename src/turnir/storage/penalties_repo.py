@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import RowMapping, delete, insert, or_, select, update
+from sqlalchemy import ColumnElement, RowMapping, Table, delete, insert, or_, select, update
 
 from turnir.domain.games import Side
 from turnir.domain.model import Pairing, PairingKind, Stage
@@ -218,9 +218,13 @@ def update_penalty(tx: Tx, stored: StoredPenalty, record: PenaltyRecord, *,
     }
     if confirmed_by is not None:
         values["confirmed_by"] = confirmed_by
-    done = tx.execute(update(penalties).where(penalties.c.id == stored.row_id,
-                                              penalties.c.version == stored.version)
-                      .values(**values))
+    return _at_version(tx, penalties.c.id == stored.row_id, penalties, stored.version, values)
+
+
+def _at_version(tx: Tx, which: ColumnElement[bool], table: Table, version: int,
+                values: Mapping[str, Any]) -> bool:
+    """Update the row ``which`` of ``table`` only while it is at ``version``; whether it was."""
+    done = tx.execute(update(table).where(which, table.c.version == version).values(**values))
     return done.rowcount == 1
 
 
@@ -296,10 +300,8 @@ def store_catalogue(tx: Tx, tournament_id: int, before: Catalogue, after: Catalo
 def update_judging_settings(tx: Tx, tournament_id: int, version: int,
                             values: Mapping[str, Any]) -> bool:
     """Change the settings row still at ``version``; ``False`` when it changed meanwhile."""
-    done = tx.execute(update(judging_settings).where(
-        judging_settings.c.tournament_id == tournament_id,
-        judging_settings.c.version == version).values(**values))
-    return done.rowcount == 1
+    return _at_version(tx, judging_settings.c.tournament_id == tournament_id, judging_settings,
+                       version, values)
 
 
 def insert_judging_settings(tx: Tx, tournament_id: int, values: Mapping[str, Any]) -> None:
@@ -383,10 +385,8 @@ def insert_suspension(tx: Tx, **values: Any) -> int:
 
 def set_suspension_until(tx: Tx, suspension_id: int, version: int, until: date | None) -> bool:
     """Set the last day of an entry still at ``version``; ``False`` when it changed meanwhile."""
-    done = tx.execute(update(suspensions).where(
-        suspensions.c.id == suspension_id, suspensions.c.version == version
-    ).values(until=until, version=version + 1))
-    return done.rowcount == 1
+    return _at_version(tx, suspensions.c.id == suspension_id, suspensions, version,
+                       {"until": until, "version": version + 1})
 
 
 # ----- game rulings (S-8, S-9) --------------------------------------------------------------

@@ -63,11 +63,6 @@ class JudgingSettings:
     """The settings row's version (1 before the first change)."""
 
 
-def points_list(points: PenaltyPoints) -> list[int]:
-    """The weights in ladder order (``PenaltyPoints.as_list``; kept while the CLI imports it)."""
-    return points.as_list()
-
-
 def default_official(rules_level: str) -> bool:
     return RulesLevel(rules_level).guide_binding
 
