@@ -52,14 +52,19 @@ DRAW_REASONS = frozenset({
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """One game's result and its reason (S-1)."""
+    """One game's result and its reason (S-1): as reported at the table, stored, logged and
+    applied to penalties alike (``services.results.GameReport`` is this record)."""
 
     winner: Side | None
-    """The side that won; ``None`` for a draw."""
-    reason: GameReason
-    """Why the game ended (S-1)."""
+    """The side that won (the text ``"a"``/``"b"`` is taken too); ``None`` for a draw."""
+    reason: GameReason = GameReason.UNSPECIFIED
+    """Why the game ended (S-1); ``UNSPECIFIED`` when only the winner was reported."""
 
     def __post_init__(self) -> None:
+        if self.winner is not None and not isinstance(self.winner, Side):
+            object.__setattr__(self, "winner", Side(self.winner))
+        if not isinstance(self.reason, GameReason):
+            object.__setattr__(self, "reason", GameReason(self.reason))
         allowed = DRAW_REASONS if self.winner is None else WIN_REASONS
         if self.reason not in allowed:
             kind = Term("a drawn game") if self.winner is None else Term("a won game")

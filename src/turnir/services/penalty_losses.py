@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
 
 from turnir.domain.model import Pairing, Settings, Stage
 from turnir.domain.penalties import (
@@ -47,13 +46,6 @@ from turnir.storage.penalty_rows import (
 )
 from turnir.storage.repositories import Change, entry_by_ref
 from turnir.storage.results_repo import MatchPenalty, match_penalties, set_applied_round
-
-
-class ReportedGame(Protocol):
-    """A game as reported (``services.results.GameReport``)."""
-
-    @property
-    def record(self) -> GameRecord: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,12 +79,12 @@ class PenaltyLosses:
 def apply_penalty_losses(
     conn: Tx, tournament_id: int, round_number: int, pairing_id: int, pairing: Pairing,
     *, stage: Stage, settings: Settings, result: MatchResult,
-    games: Sequence[ReportedGame] | None,
+    games: Sequence[GameRecord] | None,
 ) -> PenaltyLosses:
     """The result to record at ``pairing`` from the reported ``result`` (and ``games``)."""
     if pairing.b is None:
         raise InvariantError("a bye has no result to apply penalty losses to")
-    played = None if games is None else tuple(g.record for g in games)
+    played = None if games is None else tuple(games)
     report = Report(result, played)
     plain = PenaltyLosses(tournament_id, round_number, pairing_id, pairing, report, result,
                           played)

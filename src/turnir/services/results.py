@@ -23,7 +23,7 @@ from typing import Any
 
 from turnir.domain.games import GameRecord, Side
 from turnir.domain.model import Pairing
-from turnir.domain.results import GameReason, MatchResult
+from turnir.domain.results import MatchResult
 from turnir.domain.tournament import check_result_change
 from turnir.errors import NotFoundError, UserError
 from turnir.services.common import (
@@ -46,31 +46,9 @@ __all__ = ["GameReport", "RecordedResult", "ResultStatus", "Side", "found_match"
            "record_in_slot", "record_result", "record_result_in"]
 
 
-@dataclass(frozen=True, slots=True)
-class GameReport:
-    """One game of a match as reported (S-1): who won (``None``: a drawn game) and why; the
-    reason is checked against the winner when it becomes the domain's ``GameRecord``."""
-
-    winner: Side | None
-    """``Side.A``/``Side.B`` (the text ``"a"``/``"b"`` is taken too)."""
-    reason: GameReason = GameReason.UNSPECIFIED
-
-    def __post_init__(self) -> None:
-        if self.winner is not None and not isinstance(self.winner, Side):
-            object.__setattr__(self, "winner", Side(self.winner))
-
-    def as_json(self) -> dict[str, Any]:
-        return {"winner": None if self.winner is None else self.winner.value,
-                "reason": self.reason.value}
-
-    @property
-    def record(self) -> GameRecord:
-        """The domain's game record (refuses a reason that does not fit the winner)."""
-        return GameRecord(self.winner, self.reason)
-
-    @staticmethod
-    def of(record: GameRecord) -> GameReport:
-        return GameReport(record.winner, record.reason)
+GameReport = GameRecord
+"""A game as reported (S-1) is the domain's game record: who won (``None``: a drawn game) and
+why, the reason checked against the winner (``turnir.domain.games``)."""
 
 
 class ResultStatus(StrEnum):
@@ -187,7 +165,7 @@ def record_result_in(
     request = {"round": round_number, "table": table, "result": result.to_columns(),
                "correction": correction,
                "games": (None if games_played is None
-                         else [g.as_json() for g in games_played])}
+                         else [g.to_json() for g in games_played])}
     answered = stored_answer(conn, tournament_id, idempotency_key, "result", request)
     if answered is not None:
         return RecordedResult.from_json(answered)
@@ -238,8 +216,8 @@ def _record_at(tx: Tx, slot: ResultSlot, change: _Recording) -> RecordedResult:
     result, games_played = change.result, change.games
     if losses.changed:
         result = losses.result
-        games_played = [GameReport.of(g) for g in losses.games or ()]
-    old_games = ([GameReport.of(g) for g in results_repo.stored_games(tx, pairing_id)]
+        games_played = list(losses.games or ())
+    old_games = (results_repo.stored_games(tx, pairing_id)
                  if games_played is not None or current.result is not None else [])
     games_differ = games_played is not None and list(games_played) != old_games
     if current.result == result and not games_differ:
@@ -258,19 +236,18 @@ def _record_at(tx: Tx, slot: ResultSlot, change: _Recording) -> RecordedResult:
         raise stale_version(tx, change.tournament_id, "pairing", change.entity_id, change.what,
                             version, version + 1)
     new_games = list(games_played or ())
-    results_repo.replace_games(tx, pairing_id, [g.record for g in new_games],
-                               had_games=bool(old_games))
+    results_repo.replace_games(tx, pairing_id, new_games, had_games=bool(old_games))
     status = ResultStatus.RECORDED if current.result is None else ResultStatus.CORRECTED
     before = None if current.result is None else {
         "result": current.result.to_json(), "version": version,
-        "games": [g.as_json() for g in old_games],
+        "games": [g.to_json() for g in old_games],
     }
     append_entry(  # the tournament's lock is held: by the caller's change or taken above
         tx, tournament_id=change.tournament_id, at=change.at, actor=change.actor,
         action="result.record" if status is ResultStatus.RECORDED else "result.correct",
         entity="pairing", entity_id=change.entity_id, before=before,
         after={"result": result.to_json(), "version": version + 1, "a": current.a,
-               "b": current.b, "games": [g.as_json() for g in new_games]},
+               "b": current.b, "games": [g.to_json() for g in new_games]},
         chain_locked=True)
     settle_penalty_losses(tx, losses, actor=change.actor, at=change.at, match_ended=True)
     return RecordedResult(change.round, change.table, current.a, current.b, result, status,
