@@ -35,11 +35,10 @@ from turnir.storage.mappers import (
     player_json,
     tournament_row,
 )
+from turnir.storage.players_repo import StoredEntry
 from turnir.storage.repositories import (
     Change,
     check_version,
-    entry_by_name,
-    entry_by_ref,
     next_entry_number,
     people_for,
     person_for,
@@ -67,16 +66,16 @@ class PlayerInfo:
     version: int
 
 
-def _info(row: Row, byes: Sequence[int] = ()) -> PlayerInfo:
-    return PlayerInfo(number=row["number"], name=row["name"], city=row["city"], club=row["club"],
-                      granted_byes=tuple(sorted(byes)), joined_round=row["joined_round"],
-                      dropped_after=row["dropped_after"], checked_in=bool(row["checked_in"]),
-                      person_id=row["person_id"], version=row["version"])
+def _info(entry: StoredEntry, byes: Sequence[int] = ()) -> PlayerInfo:
+    return PlayerInfo(number=entry.number, name=entry.name, city=entry.city, club=entry.club,
+                      granted_byes=tuple(sorted(byes)), joined_round=entry.joined_round,
+                      dropped_after=entry.dropped_after, checked_in=entry.checked_in,
+                      person_id=entry.person_id, version=entry.version)
 
 
 def _entry_info(tx: Tx, tournament_id: int, number: int) -> PlayerInfo:
-    row = entry_by_ref(tx, tournament_id, number)
-    return _info(row, players_repo.byes_of(tx, tournament_id, number))
+    return _info(players_repo.entry(tx, tournament_id, number),
+                 players_repo.byes_of(tx, tournament_id, number))
 
 
 def _refuse_started(row: Row) -> None:
@@ -97,9 +96,9 @@ def _open_registration(tx: Tx, tournament_id: int, account_id: int | None) -> Ro
 
 
 def _refuse_taken(tx: Tx, tournament_id: int, name: str) -> None:
-    taken = entry_by_name(tx, tournament_id, name)
+    taken = players_repo.entry_named(tx, tournament_id, name)
     if taken is not None:
-        _already_registered(taken["name"], taken["number"])
+        _already_registered(taken.name, taken.number)
 
 
 def _already_registered(name: str, number: int) -> None:
@@ -188,8 +187,8 @@ def register_players(
 
 def list_players_in(tx: Tx, tournament_id: int) -> list[PlayerInfo]:
     byes = players_repo.byes_by_player(tx, tournament_id)
-    return [_info(row, byes.get(row["number"], ()))
-            for row in players_repo.entry_rows(tx, tournament_id)]
+    return [_info(entry, byes.get(entry.number, ()))
+            for entry in players_repo.entry_list(tx, tournament_id)]
 
 
 def list_players(db: Database, tournament_id: int) -> list[PlayerInfo]:
@@ -207,15 +206,13 @@ def check_in(
         conn = change.conn
         refuse_when_finished(tournament_row(conn, tournament_id))
         check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY, what="check players in")
-        entry = entry_by_ref(conn, tournament_id, player)
-        check_version(conn, tournament_id, "entry", entry["number"], entry["name"],
-                      expected_version, entry["version"])
-        if bool(entry["checked_in"]) != present:
-            players_repo.update_entry(conn, entry, {"checked_in": present})
-            change.log(tournament_id, "player.check_in", "entry", entry["number"],
-                       {"checked_in": bool(entry["checked_in"]), "version": entry["version"]},
-                       {"checked_in": present, "version": entry["version"] + 1})
-        return _entry_info(conn, tournament_id, entry["number"])
+        entry = _entry_seen(conn, tournament_id, player, expected_version)
+        if entry.checked_in != present:
+            players_repo.set_checked_in(conn, entry, present)
+            change.log(tournament_id, "player.check_in", "entry", entry.number,
+                       {"checked_in": entry.checked_in, "version": entry.version},
+                       {"checked_in": present, "version": entry.version + 1})
+        return _entry_info(conn, tournament_id, entry.number)
 
 
 def drop_player(
@@ -229,27 +226,36 @@ def drop_player(
         row = tournament_row(conn, tournament_id)
         refuse_when_finished(row)
         check_staff(conn, tournament_id, account_id, HEAD_OR_ORGANIZER, what="drop players")
-        entry = entry_by_ref(conn, tournament_id, player)
-        check_version(conn, tournament_id, "entry", entry["number"], entry["name"],
-                      expected_version, entry["version"])
+        entry = _entry_seen(conn, tournament_id, player, expected_version)
         drop_in(change, tournament_id, row, entry,
                 reason=clean_text(reason, field="reason", max_len=REASON_LEN))
-        return _entry_info(conn, tournament_id, entry["number"])
+        return _entry_info(conn, tournament_id, entry.number)
 
 
-def drop_in(change: Change, tournament_id: int, row: Row, entry: Row, *,
+def _entry_seen(tx: Tx, tournament_id: int, player: str | int,
+                expected_version: int | None) -> StoredEntry:
+    """The player's entry, refused when it changed since the version the caller saw."""
+    entry = players_repo.entry(tx, tournament_id, player)
+    check_version(tx, tournament_id, "entry", entry.number, entry.name, expected_version,
+                  entry.version)
+    return entry
+
+
+def drop_in(change: Change, tournament_id: int, row: Row, entry: StoredEntry | Row, *,
             reason: str) -> int | None:
     """Drop ``entry`` inside an open change (a disqualification reuses it, J-4): stored,
     counted in the tournament's version and logged; returns the round dropped after."""
     conn = change.conn
-    t = domain_drop(load_tournament(conn, tournament_id), entry["number"])
-    after = t.player(entry["number"]).dropped_after
+    if not isinstance(entry, StoredEntry):  # a row (``repositories.entry_by_ref``)
+        entry = players_repo.stored_entry(entry)
+    t = domain_drop(load_tournament(conn, tournament_id), entry.number)
+    after = t.player(entry.number).dropped_after
     players_repo.store_drop(conn, tournament_id, entry, after, actor=change.actor,
                             at=change.at, reason=reason)
     touch_tournament(conn, row)
-    change.log(tournament_id, "player.drop", "entry", entry["number"],
-               {"dropped_after": None, "version": entry["version"]},
-               {"dropped_after": after, "version": entry["version"] + 1, "reason": reason})
+    change.log(tournament_id, "player.drop", "entry", entry.number,
+               {"dropped_after": None, "version": entry.version},
+               {"dropped_after": after, "version": entry.version + 1, "reason": reason})
     return after
 
 
@@ -259,7 +265,7 @@ def drop_absent(tx: Tx, tournament_id: int, actor: str, at: datetime) -> list[in
     for entry in absent:
         players_repo.store_drop(tx, tournament_id, entry, 0, actor=actor, at=at,
                                 reason="did not check in")
-    return [entry["number"] for entry in absent]
+    return [entry.number for entry in absent]
 
 
 def late_entry(

@@ -28,7 +28,7 @@ from turnir.services.players import drop_absent
 from turnir.storage import players_repo, rounds_repo
 from turnir.storage.database import Database
 from turnir.storage.mappers import insert_round, load_tournament, tournament_row
-from turnir.storage.repositories import Change, check_version, entry_by_ref, round_row
+from turnir.storage.repositories import Change, check_version, round_row
 from turnir.storage.result_reports import discard_reports
 
 
@@ -149,8 +149,8 @@ def swap_seats(
         rnd_row = round_row(conn, tournament_id, round_number)
         check_version(conn, tournament_id, "round", round_number, f"round {round_number}",
                       expected_version, rnd_row["version"])
-        x = entry_by_ref(conn, tournament_id, first)["number"]
-        y = entry_by_ref(conn, tournament_id, second)["number"]
+        x = players_repo.entry(conn, tournament_id, first).number
+        y = players_repo.entry(conn, tournament_id, second).number
         t = load_tournament(conn, tournament_id)
         after = swap_players(t, round_number, x, y, note=note)
         old, new = t.round(round_number), after.round(round_number)

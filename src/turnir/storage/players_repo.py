@@ -9,14 +9,15 @@ Finding one entry by number or name, and the people entries belong to, are in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping, func, insert, or_, select
+from sqlalchemy import Connection, func, insert, or_, select
 
 from turnir.domain.penalties import Day, Suspension, Text
 from turnir.storage.mappers import name_key
-from turnir.storage.repositories import bump_version
+from turnir.storage.repositories import bump_version, entry_by_name, entry_by_ref
 from turnir.storage.tables import drops, entries, granted_byes
 from turnir.storage.tables_penalties import suspensions
 
@@ -26,7 +27,45 @@ def day(value: date) -> Day:
     return Day(value.toordinal())
 
 
+@dataclass(frozen=True, slots=True)
+class StoredEntry:
+    """One player's entry in a tournament (an ``entries`` row)."""
+
+    id: int
+    """The row's id (not the player's number)."""
+    number: int
+    """The player's number in the tournament (the domain ``PlayerId``)."""
+    name: str
+    city: str
+    club: str
+    joined_round: int
+    dropped_after: int | None
+    checked_in: bool
+    person_id: int | None
+    version: int
+
+
+def stored_entry(row: Mapping[Any, Any]) -> StoredEntry:
+    """The entry of an ``entries`` row (``repositories.entry_by_ref`` gives rows)."""
+    return StoredEntry(id=int(row["id"]), number=int(row["number"]), name=row["name"],
+                       city=row["city"], club=row["club"], joined_round=row["joined_round"],
+                       dropped_after=row["dropped_after"], checked_in=bool(row["checked_in"]),
+                       person_id=row["person_id"], version=int(row["version"]))
+
+
 # ----- reading ---------------------------------------------------------------------------
+
+
+def entry(conn: Connection, tournament_id: int, ref: str | int) -> StoredEntry:
+    """An entry by number (``12``, ``#12``), exact name or unambiguous part of a name
+    (``NotFoundError`` otherwise)."""
+    return stored_entry(entry_by_ref(conn, tournament_id, ref))
+
+
+def entry_named(conn: Connection, tournament_id: int, name: str) -> StoredEntry | None:
+    """The entry with this name (compared by ``mappers.name_key``), if any."""
+    row = entry_by_name(conn, tournament_id, name)
+    return None if row is None else stored_entry(row)
 
 
 def byes_of(conn: Connection, tournament_id: int, number: int) -> list[int]:
@@ -48,12 +87,12 @@ def byes_by_player(conn: Connection, tournament_id: int) -> dict[int, list[int]]
     return byes
 
 
-def entry_rows(conn: Connection, tournament_id: int) -> list[RowMapping]:
+def entry_list(conn: Connection, tournament_id: int) -> list[StoredEntry]:
     """Every entry of the tournament, by number."""
-    return list(conn.execute(
+    return [stored_entry(row) for row in conn.execute(
         select(entries).where(entries.c.tournament_id == tournament_id)
         .order_by(entries.c.number)
-    ).mappings())
+    ).mappings()]
 
 
 def numbers_by_key(conn: Connection, tournament_id: int) -> dict[str, int]:
@@ -84,13 +123,14 @@ def count_entries(conn: Connection, tournament_id: int, *, active_only: bool = F
     return int(conn.execute(query).scalar_one())
 
 
-def absent_entries(conn: Connection, tournament_id: int) -> list[RowMapping]:
+def absent_entries(conn: Connection, tournament_id: int) -> list[StoredEntry]:
     """The entries still in that did not check in."""
-    return list(conn.execute(
+    return [stored_entry(row) for row in conn.execute(
         select(entries).where(entries.c.tournament_id == tournament_id,
                               entries.c.checked_in.is_(False),
                               entries.c.dropped_after.is_(None))
-    ).mappings())
+        .order_by(entries.c.number)
+    ).mappings()]
 
 
 def persons_of(conn: Connection, tournament_id: int,
@@ -133,14 +173,15 @@ def suspensions_of(conn: Connection, person_ids: Sequence[int]) -> list[Suspensi
 # ----- writing ---------------------------------------------------------------------------
 
 
-def update_entry(conn: Connection, entry: Mapping[Any, Any], values: dict[str, Any]) -> None:
-    """Change an entry whose row was read in this transaction; its version goes up by one."""
-    bump_version(conn, entries, entry["id"], entry["version"], values)
+def set_checked_in(conn: Connection, entry: StoredEntry, present: bool) -> None:
+    """The entry marked present (or not); its version goes up by one."""
+    bump_version(conn, entries, entry.id, entry.version, {"checked_in": present})
 
 
-def store_drop(conn: Connection, tournament_id: int, entry: Mapping[Any, Any], after: int | None, *,
+def store_drop(conn: Connection, tournament_id: int, entry: StoredEntry, after: int | None, *,
                actor: str, at: datetime, reason: str) -> None:
-    """The entry dropped after round ``after``, with the record of who dropped it and why."""
-    update_entry(conn, entry, {"dropped_after": after})
-    conn.execute(insert(drops).values(tournament_id=tournament_id, number=entry["number"],
+    """The entry dropped after round ``after`` (its version goes up by one), with the record
+    of who dropped it and why."""
+    bump_version(conn, entries, entry.id, entry.version, {"dropped_after": after})
+    conn.execute(insert(drops).values(tournament_id=tournament_id, number=entry.number,
                                       after_round=after, at=at, actor=actor, reason=reason))
