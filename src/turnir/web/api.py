@@ -39,11 +39,10 @@ from turnir.web.api_deps import (
     AccountsOrganizerDep,
     JudgeNumber,
     Login,
+    PathRoundDep,
     PlayerAccountDep,
     PlayerNumber,
-    RoundDep,
     RoundNumber,
-    SignedInDep,
     TableNumber,
     TournamentId,
     api_csrf,
@@ -76,7 +75,15 @@ from turnir.web.api_models import (
     TournamentOut,
 )
 from turnir.web.auth import sign_in
-from turnir.web.deps import DbDep, HeadDep, JudgesDep, OrganizerDep, StateDep, VisitorDep
+from turnir.web.deps import (
+    DbDep,
+    HeadDep,
+    JudgesDep,
+    OrganizerDep,
+    SignedInDep,
+    StateDep,
+    VisitorDep,
+)
 from turnir.web.security import HEAD, JUDGES, ORGANIZER, PLAYERS, SIGNED_IN, Role, client_address
 from turnir.web.views import final_places as places
 
@@ -265,7 +272,7 @@ def rounds(db: DbDep, tid: TournamentId) -> list[RoundOut]:
 
 @route("GET", "/tournaments/{tid}/rounds/{number}", EVERYONE, codes=(404,),
        response_model=RoundOut)
-def one_round(rnd: RoundDep) -> RoundOut:
+def one_round(rnd: PathRoundDep) -> RoundOut:
     return RoundOut.of(rnd)
 
 

@@ -1,6 +1,6 @@
 """The REST API's typed dependencies (beside ``turnir.web.deps``, which the pages share: the
 database, the visitor, the visitor's role in the URL's tournament): the path parameters with
-their bounds, the round of the URL, the signed-in account by its server-wide role, and the
+their bounds, the round of the path, the signed-in account by its server-wide role, and the
 CSRF check for a browser's cookie session."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from turnir.domain.model import Round
 from turnir.services.accounts import AccountInfo
 from turnir.services.tournaments import get_tournament
 from turnir.web.deps import DbDep, VisitorDep, get_state, get_visitor
-from turnir.web.security import CSRF_HEADER, ORGANIZER, PLAYERS, SIGNED_IN, Role, check_csrf
+from turnir.web.security import CSRF_HEADER, ORGANIZER, PLAYERS, Role, check_csrf
 
 TournamentId = Annotated[int, Path(ge=1, le=2**31 - 1, description="The tournament's number")]
 RoundNumber = Annotated[int, Path(ge=1, le=10_000, description="The round's number")]
@@ -46,18 +46,17 @@ class AccountCheck:
         return visitor.require(self.allowed)
 
 
-SignedInDep = Annotated[AccountInfo, Depends(AccountCheck(SIGNED_IN))]
-"""Any signed-in account."""
 AccountsOrganizerDep = Annotated[AccountInfo, Depends(AccountCheck(ORGANIZER))]
 """An organizer's account: creates tournaments and manages the accounts."""
 PlayerAccountDep = Annotated[AccountInfo, Depends(AccountCheck(PLAYERS))]
 """A player's account: reports its own matches."""
 
 
-def round_of(db: DbDep, tid: TournamentId, number: RoundNumber) -> Round:
+def path_round(db: DbDep, tid: TournamentId, number: RoundNumber) -> Round:
     """Round ``number`` of tournament ``tid`` (404 when either is unknown)."""
     return get_tournament(db, tid).tournament.round(number)
 
 
-RoundDep = Annotated[Round, Depends(round_of)]
-"""The round of the URL, with its pairings and results."""
+PathRoundDep = Annotated[Round, Depends(path_round)]
+"""The round of the URL's path, with its pairings and results (``turnir.web.deps.RoundDep``
+is a page's: ``?round=`` or the current one)."""
