@@ -347,7 +347,7 @@ def _apply_match(conn: Tx, game: Mapping[Any, Any], actor: str) -> None:
                 _set_state(conn, game["game_id"], WAITING, None, actor)
                 return
             if result_from_row(pairing) != match:
-                with conn.begin_nested():
+                with robot_repo.savepoint(conn):
                     record_result_in(
                         conn, tid, number, table, match, actor=actor,
                         idempotency_key=f"robot:{game['end_id']}",

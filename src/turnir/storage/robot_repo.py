@@ -10,7 +10,8 @@ online service to an ``OnlineResult``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -22,6 +23,14 @@ from turnir.storage.tables_robot import robot_decisions, robot_events, robot_gam
 
 Row = Mapping[Any, Any]
 """A row of ``robot_games`` or ``robot_tokens``, column name → value."""
+
+
+@contextmanager
+def savepoint(conn: Connection) -> Iterator[None]:
+    """What the block writes is undone when it raises; the transaction goes on."""
+    with conn.begin_nested():
+        yield
+
 
 # ----- tokens ------------------------------------------------------------------------------
 
