@@ -13,15 +13,16 @@ The J-4 flag is read by ``disqualified_without_prizes``: the disqualifications w
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
-from typing import Any
 
 from turnir.domain.penalties import disqualification_effects
-from turnir.domain.ratings import exact_text, parse_exact
+from turnir.domain.ratings import parse_exact
 from turnir.domain.ratings.terms import RatingTerms as RatingTerms
 from turnir.domain.ratings.terms import kopecks as kopecks
+from turnir.domain.ratings.terms import roubles
 from turnir.errors import Term, UserError
 from turnir.services.common import Database, Tx, changing, reading
 from turnir.services.penalties import views_in
@@ -78,25 +79,24 @@ def set_rating_terms(
         if not isinstance(disqualified_without_prizes, Keep):
             numbers = tuple(sorted({entry_number(conn, tournament_id, ref)
                                     for ref in disqualified_without_prizes}))
-        values: dict[str, Any] = {
-            "boosters": old.boosters if isinstance(boosters, Keep) else boosters,
-            "starter": old.starter if isinstance(starter, Keep) else bool(starter),
-            "professional_k": exact_text(
-                old.professional_k if isinstance(professional_k, Keep)
-                else parse_exact(professional_k, Term("the professional K"))),
-            "entry_fee": _money(old.entry_fee, entry_fee, Term("the entry fee")),
-            "prize_fund": _money(old.prize_fund, prize_fund, Term("the prize fund")),
-            "disqualified_without_prizes": list(numbers),
-            "updated_at": change.at, "updated_by": change.actor,
-        }
-        save_terms(conn, tournament_id, values, version=old.version)
+        changed = replace(
+            old, boosters=old.boosters if isinstance(boosters, Keep) else boosters,
+            starter=old.starter if isinstance(starter, Keep) else bool(starter),
+            professional_k=old.professional_k if isinstance(professional_k, Keep)
+            else parse_exact(professional_k, Term("the professional K")),
+            entry_fee=_money(old.entry_fee, entry_fee, Term("the entry fee")),
+            prize_fund=_money(old.prize_fund, prize_fund, Term("the prize fund")),
+            disqualified_without_prizes=numbers)
+        save_terms(conn, changed, at=change.at, actor=change.actor)
         new = load_terms(conn, tournament_id)
         change.log(tournament_id, "rating.terms", "rating_terms", tournament_id,
                    old.as_json() if old.version else None, new.as_json())
         return new
 
 
-def _money(old: Decimal | None, given: Decimal | str | Keep | None, what: str) -> int | None:
+def _money(old: Decimal | None, given: Decimal | str | Keep | None, what: str
+           ) -> Decimal | None:
+    """The amount given (checked: to the kopeck, not negative, bounded), or the old one."""
     if isinstance(given, Keep):
-        return None if old is None else kopecks(old, what)
-    return None if given is None else kopecks(given, what)
+        given = old
+    return None if given is None else roubles(kopecks(given, what))

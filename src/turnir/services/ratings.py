@@ -33,6 +33,7 @@ from typing import Any
 
 from turnir.domain.limits import MAX_PLAYER_NUMBER, check_number
 from turnir.domain.ratings import (
+    NEWCOMER_RATING,
     Participant,
     RatedFormat,
     RatedTournament,
@@ -121,8 +122,8 @@ class RatingDiffLine:
 
     @property
     def professional_change(self) -> Decimal:
-        return (self.new_professional or Decimal("100.00")) - (
-            self.old_professional or Decimal("100.00"))
+        return (self.new_professional or NEWCOMER_RATING) - (
+            self.old_professional or NEWCOMER_RATING)
 
 
 @dataclass(frozen=True, slots=True)

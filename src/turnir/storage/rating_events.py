@@ -15,8 +15,8 @@ from typing import Any
 from sqlalchemy import Connection, RowMapping, insert, select, update
 
 from turnir.domain.model import StaffRole, Status, TournamentFormat
-from turnir.domain.ratings import parse_exact
-from turnir.domain.ratings.terms import RatingTerms, roubles
+from turnir.domain.ratings import exact_text, parse_exact
+from turnir.domain.ratings.terms import RatingTerms, in_kopecks, roubles
 from turnir.errors import Term
 from turnir.storage.mappers import tournament_row
 from turnir.storage.ratings import utc
@@ -101,12 +101,18 @@ def load_terms(conn: Connection, tournament_id: int) -> RatingTerms:
     return _terms(event, row)
 
 
-def save_terms(conn: Connection, tournament_id: int, values: dict[str, Any], *,
-               version: int) -> None:
-    """Store the terms' columns (``version`` 0: never stored) as the next version."""
-    if version == 0:
-        conn.execute(insert(rating_terms).values(tournament_id=tournament_id, version=1,
-                                                 **values))
+def save_terms(conn: Connection, terms: RatingTerms, *, at: datetime, actor: str) -> None:
+    """Store the terms as the version after ``terms.version`` (0: never stored)."""
+    values: dict[str, Any] = {
+        "boosters": terms.boosters, "starter": terms.starter,
+        "professional_k": exact_text(terms.professional_k),
+        "entry_fee": in_kopecks(terms.entry_fee), "prize_fund": in_kopecks(terms.prize_fund),
+        "disqualified_without_prizes": list(terms.disqualified_without_prizes),
+        "updated_at": at, "updated_by": actor,
+    }
+    tid = terms.tournament_id
+    if terms.version == 0:
+        conn.execute(insert(rating_terms).values(tournament_id=tid, version=1, **values))
     else:
-        conn.execute(update(rating_terms).where(rating_terms.c.tournament_id == tournament_id)
-                     .values(version=version + 1, **values))
+        conn.execute(update(rating_terms).where(rating_terms.c.tournament_id == tid)
+                     .values(version=terms.version + 1, **values))

@@ -67,6 +67,11 @@ def roubles(value: int | None) -> Decimal | None:
     return None if value is None else Decimal(value).scaleb(-2)
 
 
+def in_kopecks(value: Decimal | None) -> int | None:
+    """Roubles already checked by ``kopecks`` (or read by ``roubles``) as kopecks."""
+    return None if value is None else int(value.scaleb(2))
+
+
 def rated_format(format: TournamentFormat, *, boosters: int, starter: bool) -> RatedFormat:
     """The format as the rating sees it (see the module docstring)."""
     if format is TournamentFormat.DRAFT:
