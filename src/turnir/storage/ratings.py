@@ -1,6 +1,9 @@
 """The rating database's repository: reading and writing ``tables_ratings`` (R-1..R-7).
 
-Like every repository it never begins or commits a transaction; the rating services own it.
+Like every repository it never begins or commits a transaction; the rating services own it
+(``turnir.services.common.changing``/``reading``). Its siblings: ``storage.rating_events`` (the
+tournament as the rating book sees it, and its rating terms) and ``storage.rating_reads`` (what
+the rating pages read).
 Ratings cross this boundary as the domain's records (``RatedTournament``, ``RatingBook``,
 ``RatingReport``) and are stored as integer hundredths (R-6).
 
