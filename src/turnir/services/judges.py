@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from turnir.domain.accounts import AccountRole
 from turnir.domain.model import StaffRole
 from turnir.domain.text import LOGIN_LEN, NAME_LEN, BadTextError, clean_login, clean_name
 from turnir.errors import ForbiddenError, NotFoundError, Term, UserError
@@ -143,7 +144,7 @@ def account_for_staff(tx: Tx, login: str) -> StaffAccount:
     account = staff_rows.account_by_login(tx, key)
     if account is None:
         raise NotFoundError("no account {login!r}", code="unknown_account", login=key)
-    if account.role == "player":
+    if account.role is AccountRole.PLAYER:
         raise UserError("{login!r} is a player's login; a judge needs a login of their own",
                         code="player_account", login=account.login)
     if not account.active:

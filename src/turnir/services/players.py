@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from turnir.domain.limits import privilege_byes
-from turnir.domain.model import Pairing, PairingKind, Player
+from turnir.domain.model import Pairing, PairingKind, Player, Status
 from turnir.domain.text import (
     NAME_LEN,
     PLACE_LEN,
@@ -80,7 +80,7 @@ def _entry_info(tx: Tx, tournament_id: int, number: int) -> PlayerInfo:
 
 def _refuse_started(row: Row) -> None:
     refuse_when_finished(row)
-    if row["status"] != "registration":
+    if row["status"] != Status.REGISTRATION:
         raise ConflictError(
             "the tournament has started; a new player joins by late entry", code="started"
         )

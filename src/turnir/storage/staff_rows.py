@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import Connection, RowMapping, insert, select, update
 
+from turnir.domain.accounts import AccountRole
 from turnir.domain.model import StaffRole
 from turnir.storage.mappers import name_key
 from turnir.storage.tables import judges
@@ -40,8 +41,8 @@ class StaffAccount:
     id: int
     login: str
     name: str
-    role: str
-    """Its role on the server (``accounts.role``: a player's account cannot be staff)."""
+    role: AccountRole
+    """Its role on the server (a player's account cannot be staff)."""
     active: bool
 
 
@@ -57,7 +58,7 @@ def _account(row: Mapping[Any, Any] | None) -> StaffAccount | None:
     if row is None:
         return None
     return StaffAccount(id=int(row["id"]), login=row["login"], name=row["name"],
-                        role=row["role"], active=bool(row["active"]))
+                        role=AccountRole(row["role"]), active=bool(row["active"]))
 
 
 _MEMBERS = (select(judges, accounts.c.login)
