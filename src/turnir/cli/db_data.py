@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from turnir.cli.db_common import actor_name, command, console, progress_bar, refuse_existing
-from turnir.cli.options import ActorOption, TournamentArg
+from turnir.cli.options import ActorOption, TournamentArg, command_group
 from turnir.cli.session import database, opened
 from turnir.errors import UserError
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from turnir.services.players import PlayerInfo
     from turnir.services.results import ResultStatus
 
-db_app = typer.Typer(no_args_is_help=True)
+db_app = command_group()
 
 
 def record(ref: str, round_number: int, table: int, score: str, *, correct: bool,

@@ -15,11 +15,12 @@ from turnir.cli.options import (
     LateByesOption,
     NewPlayerArg,
     TournamentArg,
+    command_group,
 )
 from turnir.cli.output import write_json
 from turnir.cli.session import opened
 
-player_app = typer.Typer(no_args_is_help=True)
+player_app = command_group()
 PlayerArg = Annotated[str, typer.Argument(help="The player: number or name.")]
 
 

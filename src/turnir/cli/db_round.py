@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from turnir.cli.db_common import actor_name, command, console
-from turnir.cli.options import ActorOption, TournamentArg
+from turnir.cli.options import ActorOption, TournamentArg, command_group
 from turnir.cli.session import opened
 
 if TYPE_CHECKING:
     from turnir.services.rounds import RoundView
 
-round_app = typer.Typer(no_args_is_help=True)
+round_app = command_group()
 
 
 def print_round(view: RoundView) -> None:

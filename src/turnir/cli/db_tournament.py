@@ -20,6 +20,7 @@ from turnir.cli.options import (
     TopBestOfOption,
     TopOption,
     TournamentArg,
+    command_group,
 )
 from turnir.cli.output import write_json
 from turnir.cli.session import database, opened
@@ -30,8 +31,8 @@ if TYPE_CHECKING:
     from turnir.services.common import TournamentInfo
     from turnir.services.judges import JudgeInfo
 
-tournament_app = typer.Typer(no_args_is_help=True)
-judge_app = typer.Typer(no_args_is_help=True)
+tournament_app = command_group()
+judge_app = command_group()
 
 
 def describe(info: TournamentInfo) -> str:

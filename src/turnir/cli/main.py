@@ -32,6 +32,7 @@ from turnir.cli.options import (
     SeedOption,
     TopBestOfOption,
     TopOption,
+    command_group,
 )
 from turnir.cli.output import SafeConsole, write_json
 from turnir.compose import serve
@@ -40,10 +41,9 @@ from turnir.errors import UserError
 if TYPE_CHECKING:
     from turnir.domain.tournament import Tournament
 
-app = typer.Typer(
+app = command_group(
     name="turnir",
     help="Tournament reporter for the Berserk card game: Swiss rounds, top, standings.",
-    no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
     cls=LazyGroup,

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from turnir.cli.db_common import actor_name, command, console, content_language
-from turnir.cli.options import ActorOption, JsonOption, LangOption, TournamentArg
+from turnir.cli.options import ActorOption, JsonOption, LangOption, TournamentArg, command_group
 from turnir.cli.output import write, write_json
 from turnir.cli.parsing import numbers
 from turnir.cli.penalty_admin import catalogue_app, parse_day, parse_penalty, suspension_app
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from turnir.services.penalties import PenaltyView
     from turnir.services.results import GameReport
 
-penalty_app = typer.Typer(no_args_is_help=True)
+penalty_app = command_group()
 penalty_app.add_typer(catalogue_app, name="catalogue")
 penalty_app.add_typer(suspension_app, name="suspension")
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from turnir.cli.db_common import actor_name, command, console, content_language
-from turnir.cli.options import ActorOption, JsonOption, LangOption, TournamentArg
+from turnir.cli.options import ActorOption, JsonOption, LangOption, TournamentArg, command_group
 from turnir.cli.output import write_json
 from turnir.cli.session import database, opened
 from turnir.domain.model import RulesLevel
@@ -20,10 +20,10 @@ if TYPE_CHECKING:
     from turnir.services.penalty_catalogue import CatalogueView
     from turnir.services.suspensions import SuspensionView
 
-catalogue_app = typer.Typer(help="The tournament's infraction catalogue (ru/en, a default "
-                                 "penalty per rules level).", no_args_is_help=True)
-suspension_app = typer.Typer(help="The suspension register, by person across tournaments "
-                                  "(J-5).", no_args_is_help=True)
+catalogue_app = command_group(help="The tournament's infraction catalogue (ru/en, a default "
+                                 "penalty per rules level).")
+suspension_app = command_group(help="The suspension register, by person across tournaments "
+                                  "(J-5).")
 
 JudgeOption = Annotated[str | None, typer.Option(
     "--judge", help="The organizer or head judge acting (default: the actor).")]

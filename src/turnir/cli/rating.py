@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from turnir.cli.db_common import actor_name, command, console, progress_bar, refuse_existing
-from turnir.cli.options import ActorOption, JsonOption, TournamentArg
+from turnir.cli.options import ActorOption, JsonOption, TournamentArg, command_group
 from turnir.cli.output import write, write_json
 from turnir.cli.session import database, opened
 from turnir.domain.ratings import (
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from turnir.services.rating_terms import RatingTerms
     from turnir.services.ratings import RatingDiffLine, RatingSubmission, ReplayResult
 
-rating_app = typer.Typer(no_args_is_help=True)
+rating_app = command_group()
 _BOUND = {Bound.NONE: "", Bound.WINNER_AT_LEAST_3: "≥ +3", Bound.SECOND_AT_LEAST_0: "≥ 0",
           Bound.SECOND_TO_LAST_AT_MOST_0: "≤ 0", Bound.LAST_AT_MOST_MINUS_3: "≤ −3"}
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from turnir.cli.db_common import actor_name, command, fail
-from turnir.cli.options import ActorOption
+from turnir.cli.options import ActorOption, command_group
 from turnir.cli.output import SafeConsole, styled
 from turnir.cli.robot_tokens import token_app
 from turnir.cli.session import database, tournament_id
@@ -34,10 +34,9 @@ if TYPE_CHECKING:
     from turnir.robot.journal import OnlineResult
     from turnir.robot.replay import ReplayReport
 
-robot_app = typer.Typer(
+robot_app = command_group(
     name="robot",
     help="The online judge robot (rules A-0..A-6): replay, simulate, serve.",
-    no_args_is_help=True,
     add_completion=False,
 )
 robot_app.add_typer(token_app, name="token")

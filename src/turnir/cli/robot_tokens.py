@@ -11,16 +11,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from turnir.cli.db_common import actor_name, command, console
-from turnir.cli.options import ActorOption, JsonOption
+from turnir.cli.options import ActorOption, JsonOption, command_group
 from turnir.cli.session import database, opened, tournament_id
 from turnir.errors import UserError
 
 if TYPE_CHECKING:
     from turnir.services.robot_tokens import RobotTokenInfo
 
-token_app = typer.Typer(
+token_app = command_group(
     help="The game server's tokens for the robot's HTTP API: create, list, revoke.",
-    no_args_is_help=True,
 )
 
 TournamentOpt = Annotated[str | None, typer.Option(

@@ -11,11 +11,11 @@ from typing import Annotated
 import typer
 
 from turnir.cli.db_common import actor_name, command, console
-from turnir.cli.options import ActorOption
+from turnir.cli.options import ActorOption, command_group
 from turnir.cli.session import database
 from turnir.domain.accounts import AccountRole
 
-user_app = typer.Typer(no_args_is_help=True)
+user_app = command_group()
 
 
 def _password(given: str | None) -> str:

@@ -20,7 +20,6 @@ from typing import Any
 
 from turnir.domain.model import Pairing, PairingKind, Round, Stage
 from turnir.domain.pairing import elimination
-from turnir.domain.pairing.swiss import pair_swiss
 from turnir.domain.tournament import (
     Tournament,
     swiss_entrants,
@@ -139,6 +138,8 @@ def _check_byes_and_rematches(t: Tournament) -> None:
                 byes[line.a] += 1
         if not rematches and not second_bye:
             continue
+        from turnir.domain.pairing.swiss import pair_swiss  # only for a rematch or a 2nd bye
+
         entrants, _ = swiss_entrants(before, rnd.number)
         best = pair_swiss(entrants, random.Random(rnd.lot)).objective
         where = {"index": index, "round": rnd.number}
