@@ -14,9 +14,14 @@ from turnir.storage.repositories import AuditEntry, audit_entries
 
 @dataclass(frozen=True, slots=True)
 class StandingsView:
+    """The standings with what a page or a file shows around them, from one snapshot."""
+
     info: TournamentInfo
+    """The tournament at a glance (its name, status and version)."""
     tournament: Tournament
+    """The whole aggregate, for the players' names and the rounds."""
     standings: Standings
+    """Every player's place, points and tiebreaks (T-1..T-9)."""
 
 
 def get_standings(db: Database, tournament_id: int) -> StandingsView:
