@@ -402,9 +402,9 @@ def person_history(db: Database, person: int | str) -> list[HistoryLine]:
     oldest first, with the reasons."""
     with reading(db) as conn:
         person_id = find_person(conn, person).id
-        return [HistoryLine(entry.tournament_id, entry.tournament, penalty_view(row, entry.name))
+        return [HistoryLine(entry.tournament_id, entry.tournament, penalty_view(one, entry.name))
                 for entry in person_entries(conn, person_id)
-                for row in stored_penalties(conn, entry.tournament_id, [entry.number])]
+                for one in stored_penalties(conn, entry.tournament_id, [entry.number])]
 
 
 def pending_losses(db: Database, tournament_id: int) -> list[PenaltyView]:
