@@ -80,3 +80,16 @@ def test_item8_key_of_a_name_and_of_its_normal_form_agree(raw: str) -> None:
     assert normal_name(normal) == normal
     assert name_key(normal) == name_key(raw)
     assert name_key(name_key(raw)) == name_key(raw)
+
+
+def test_issue11_a_refusal_names_its_field_in_the_readers_language() -> None:
+    from turnir.i18n import error_text
+
+    with pytest.raises(BadTextError) as caught:
+        clean_name("  ", field="city", max_len=10)
+    assert caught.value.message == "the city is empty" and caught.value.field == "city"
+    assert error_text(caught.value, "ru") == "поле «город» не заполнено"
+    assert error_text(caught.value, "en") == "the city is empty"
+    with pytest.raises(BadTextError) as caught:
+        clean_name("Анна\x07", field="some field", max_len=10)
+    assert error_text(caught.value, "ru").startswith("в поле «some field» управляющий символ")
