@@ -9,9 +9,11 @@ The package is pure: records in, records out; dates and ids are passed in. One m
 - ``records``: judges, the moment a penalty is given, penalty records, T-6 counts.
 - ``escalation``: a repeated reason escalates, three of a strength add up (J-6).
 - ``decisions``: ``give_penalty``, deviations and their confirmation (J-7), deferral (J-3).
-- ``carry_over``: where a penalty loss lands and applying it to a match result (J-3).
+- ``carry_over``: where a penalty loss lands and applying it to a match result (J-3), and the
+  result as reported before the losses (``ReportedResult``).
 - ``judging``: the suspension register (J-5), the head judge as a player (J-8), appeals.
-- ``games`` and ``technical``: games with reasons, technical results (S-8) and claims (S-9).
+- ``technical``: technical results (S-8) and claims (S-9); games with their reasons and the
+  match built from them are ``turnir.domain.games`` (re-exported here and by ``games``).
 
 Terms: *penalty* (пенальти), *remark* (замечание), *warning* (предупреждение), *game loss*
 (поражение в партии), *match loss* (поражение в матче), *disqualification* (дисквалификация),
