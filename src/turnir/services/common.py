@@ -70,11 +70,16 @@ def check_actor(actor: str) -> str:
 
 
 @contextmanager
-def changing(db: Database, tournament_id: int | None, actor: str) -> Iterator[Change]:
+def changing(db: Database, tournament_id: int | None, actor: str, *,
+             lock: bool = True) -> Iterator[Change]:
     """One use case's write transaction: the tournament locked (when given), committed at the
-    end of the block, rolled back on any error so the database is left unchanged."""
+    end of the block, rolled back on any error so the database is left unchanged.
+
+    ``lock=False``: the caller takes the tournament's lock itself
+    (``storage.database.lock_tournament``) before anything else reads or writes it (the
+    result path, which reads the tournament's row in the statement after the lock)."""
     who = check_actor(actor)
-    with db.write(lock=tournament_id) as conn:
+    with db.write(lock=tournament_id if lock else None) as conn:
         yield Change(conn=conn, actor=who, at=utc_now(), locked=tournament_id)
 
 

@@ -27,11 +27,11 @@ from enum import StrEnum
 from turnir.domain.model import Pairing
 from turnir.domain.results import MatchResult
 from turnir.domain.tournament import check_result_change
-from turnir.errors import InvariantError, NotFoundError, UserError
+from turnir.errors import InvariantError, UserError
 from turnir.services.accounts import AccountInfo
 from turnir.services.common import Database, Tx, changing, reading, refuse_when_finished
 from turnir.services.judges import ORGANIZER_ONLY, check_staff
-from turnir.services.results import RecordedResult, found_match, record_in_slot
+from turnir.services.results import RecordedResult, found_match, locked_slot, record_in_slot
 from turnir.storage import results_repo
 from turnir.storage.mappers import tournament_row
 from turnir.storage.repositories import round_row
@@ -107,12 +107,9 @@ def report_result(
     One transaction, one lock, one read of the table's slot: the report and, when it agrees
     with the opponent's, the result recorded (``services.results.record_in_slot``).
     """
-    with changing(db, tournament_id, account.name) as change:
+    with changing(db, tournament_id, account.name, lock=False) as change:
         conn = change.conn
-        slot = results_repo.result_slot(conn, tournament_id, round_number, table)
-        if slot is None:  # pragma: no cover - changing() found the tournament
-            raise NotFoundError("no tournament #{id}", code="unknown_tournament",
-                                id=tournament_id)
+        slot = locked_slot(conn, tournament_id, round_number, table, locked=False)
         refuse_when_finished({"status": slot.status, "name": slot.name})
         pairing_id, pairing = found_match(slot, round_number, table)
         numbers = player_numbers(conn, tournament_id, account.person_id)

@@ -43,7 +43,7 @@ from turnir.storage.repositories import check_version, stale_version, store_answ
 from turnir.storage.results_repo import ResultSlot
 
 __all__ = ["GameReport", "RecordedResult", "ResultStatus", "Side", "found_match",
-           "record_in_slot", "record_result", "record_result_in"]
+           "locked_slot", "record_in_slot", "record_result", "record_result_in"]
 
 
 GameReport = GameRecord
@@ -131,12 +131,15 @@ def record_result(
     ``idempotency_key``: the same key again returns the first answer and changes nothing.
     ``account_id``: the web account recording, which must be on the tournament's staff.
     """
-    with changing(db, tournament_id, actor) as change:
+    if games_played is not None:
+        _check_games(result, games_played)
+    # The lock is taken by the result path itself, right before the slot is read: on SQLite
+    # the transaction's BEGIN IMMEDIATE holds it and the slot read finds the tournament.
+    with changing(db, tournament_id, actor, lock=False) as change:
         check_staff(change.conn, tournament_id, account_id, ANY_STAFF, what="record results")
-        return record_result_in(
-            change.conn, tournament_id, round_number, table, result, actor=change.actor,
-            correction=correction, expected_version=expected_version,
-            idempotency_key=idempotency_key, games_played=games_played, locked=True)
+        return _record_keyed(change.conn, _Recording(
+            tournament_id, round_number, table, result, change.actor, change.at, correction,
+            expected_version, games_played), idempotency_key, locked=False)
 
 
 def record_result_in(
@@ -152,26 +155,39 @@ def record_result_in(
     lock (``changing(db, tournament_id, …)``); otherwise it is taken here."""
     if games_played is not None:
         _check_games(result, games_played)
-    who = check_actor(actor)
+    return _record_keyed(conn, _Recording(
+        tournament_id, round_number, table, result, check_actor(actor), utc_now(), correction,
+        expected_version, games_played), idempotency_key, locked=locked)
+
+
+def locked_slot(tx: Tx, tournament_id: int, round_number: int, table: int, *,
+                locked: bool) -> ResultSlot:
+    """The table's slot, read under the tournament's lock (taken here unless ``locked``);
+    ``NotFoundError`` when there is no such tournament."""
     if not locked:
-        lock_tournament(conn, tournament_id)
-    slot = results_repo.result_slot(conn, tournament_id, round_number, table)
+        lock_tournament(tx, tournament_id, check=False)
+    slot = results_repo.result_slot(tx, tournament_id, round_number, table)
     if slot is None:
         raise NotFoundError("no tournament #{id}", code="unknown_tournament", id=tournament_id)
-    change = _Recording(tournament_id, round_number, table, result, who, utc_now(), correction,
-                     expected_version, games_played)
+    return slot
+
+
+def _record_keyed(tx: Tx, change: _Recording, idempotency_key: str | None, *,
+                  locked: bool) -> RecordedResult:
+    """Record ``change``; with an idempotency key, answer a repeat with the first answer."""
+    slot = locked_slot(tx, change.tournament_id, change.round, change.table, locked=locked)
     if idempotency_key is None:
-        return _record_at(conn, slot, change)
-    request = {"round": round_number, "table": table, "result": result.to_columns(),
-               "correction": correction,
-               "games": (None if games_played is None
-                         else [g.to_json() for g in games_played])}
-    answered = stored_answer(conn, tournament_id, idempotency_key, "result", request)
+        return _record_at(tx, slot, change)
+    request = {"round": change.round, "table": change.table,
+               "result": change.result.to_columns(), "correction": change.correction,
+               "games": (None if change.games is None
+                         else [g.to_json() for g in change.games])}
+    answered = stored_answer(tx, change.tournament_id, idempotency_key, "result", request)
     if answered is not None:
         return RecordedResult.from_json(answered)
-    recorded = _record_at(conn, slot, change)
-    store_answer(conn, tournament_id, idempotency_key, "result", request, recorded.as_json(),
-                 utc_now())
+    recorded = _record_at(tx, slot, change)
+    store_answer(tx, change.tournament_id, idempotency_key, "result", request,
+                 recorded.as_json(), utc_now())
     return recorded
 
 

@@ -36,7 +36,7 @@ from typing import Any
 
 from sqlalchemy import Connection, RowMapping, bindparam, func, insert, select
 
-from turnir.storage.database import Database
+from turnir.storage.database import Database, lock_tournament
 from turnir.storage.direct import DirectStatement
 from turnir.storage.tables import audit_log, games, pairings, rounds, tournaments
 
@@ -143,10 +143,6 @@ _LAST = DirectStatement(
 _INSERT = DirectStatement(insert(audit_log), column_keys=(
     "tournament_id", "chain", "seq", "digest", "at", "actor", "action", "entity", "entity_id",
     "before", "after"))
-_LOCK_TOURNAMENT = DirectStatement(
-    select(tournaments.c.id).where(tournaments.c.id == bindparam("tournament_id"))
-    .with_for_update()
-)
 _LOCK_SERVER = DirectStatement(select(func.pg_advisory_xact_lock(bindparam("key"))))
 
 
@@ -157,7 +153,7 @@ def lock_chain(conn: Connection, chain: int) -> None:
     if chain == SERVER_CHAIN:
         _LOCK_SERVER.execute(conn, {"key": _PG_SERVER_CHAIN_LOCK}).fetchall()
     else:
-        _LOCK_TOURNAMENT.execute(conn, {"tournament_id": chain}).fetchall()
+        lock_tournament(conn, chain)  # a tournament's chain: the tournament's write lock
 
 
 def append_entry(conn: Connection, *, tournament_id: int | None, at: datetime, actor: str,
