@@ -36,7 +36,10 @@ def timed(command: list[str]) -> tuple[float, float]:
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - started
     child.returncode = os.waitstatus_to_exitcode(status)
-    error = child.stderr.read().decode() if child.stderr else ""
+    error = ""
+    if child.stderr is not None:
+        error = child.stderr.read().decode()
+        child.stderr.close()
     if child.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed ({child.returncode}): {error[-500:]}")
     return usage.ru_utime + usage.ru_stime, wall
