@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from turnir.cli.db_common import actor_name, command, console
-from turnir.cli.options import ActorOption, TournamentArg, command_group
+from turnir.cli.options import (
+    ActorOption,
+    EditNoteOption,
+    PlayerRefArg,
+    SwapRoundArg,
+    TournamentArg,
+    command_group,
+)
 from turnir.cli.session import opened
 
 if TYPE_CHECKING:
@@ -69,10 +76,10 @@ def show(
 @command(round_app, "swap")
 def swap(
     tournament: TournamentArg,
-    number: Annotated[int, typer.Argument(help="Round number (the current round).")],
-    first: Annotated[str, typer.Argument(help="Player number or name.")],
-    second: Annotated[str, typer.Argument(help="Player number or name.")],
-    note: Annotated[str, typer.Option(help="Why (kept in the round's edit log).")] = "",
+    number: SwapRoundArg,
+    first: PlayerRefArg,
+    second: PlayerRefArg,
+    note: EditNoteOption = "",
     actor: ActorOption = None,
 ) -> None:
     """Manual pairing edit: two players exchange their seats (logged)."""

@@ -24,12 +24,15 @@ from turnir.cli.db_common import choose_language, command, guard, refuse_existin
 from turnir.cli.lazy import LazyGroup, lazy_group
 from turnir.cli.options import (
     BestOfOption,
+    EditNoteOption,
     JsonOption,
     LateByesOption,
     NewPlayerArg,
+    PlayerRefArg,
     PointsOption,
     RoundsOption,
     SeedOption,
+    SwapRoundArg,
     TopBestOfOption,
     TopOption,
     command_group,
@@ -232,10 +235,10 @@ def late(
 @command(app)
 def swap(
     file: FileArg,
-    round: Annotated[int, typer.Argument(help="Round number (the current round).")],
-    first: Annotated[str, typer.Argument(help="Player number or name.")],
-    second: Annotated[str, typer.Argument(help="Player number or name.")],
-    note: Annotated[str, typer.Option(help="Why (kept in the round's edit log).")] = "",
+    round: SwapRoundArg,
+    first: PlayerRefArg,
+    second: PlayerRefArg,
+    note: EditNoteOption = "",
 ) -> None:
     """Manual pairing edit: two players exchange their seats (logged)."""
     from turnir.domain.tournament import swap_players

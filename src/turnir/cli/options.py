@@ -37,3 +37,9 @@ SeedOption = Annotated[int | None, typer.Option(help="Random seed (default: draw
 
 NewPlayerArg = Annotated[str, typer.Argument(help="The new player's name.")]
 LateByesOption = Annotated[bool, typer.Option(help="Grant byes for the rounds already played.")]
+
+# ----- a manual seat swap (``turnir swap FILE`` and ``turnir round swap``) ---------------------
+
+SwapRoundArg = Annotated[int, typer.Argument(help="Round number (the current round).")]
+PlayerRefArg = Annotated[str, typer.Argument(help="Player number or name.")]
+EditNoteOption = Annotated[str, typer.Option(help="Why (kept in the round's edit log).")]

@@ -14,12 +14,14 @@ from __future__ import annotations
 import json
 import sys
 import unicodedata
-from typing import Any, TextIO
+from collections.abc import Callable
+from typing import Any, TextIO, TypeVar
 
 from rich.console import Console
 from rich.text import Text
 
 KEEP = "\n\t"
+T = TypeVar("T")
 
 
 def escape_controls(text: str, *, keep: str = KEEP) -> str:
@@ -67,3 +69,12 @@ def write(text: str, stream: TextIO | None = None) -> None:
 def write_json(data: object) -> None:
     """``data`` as indented JSON (UTF-8 text kept as it is) and a line feed, via ``write``."""
     write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def emit(found: T, *, as_json: bool, json_of: Callable[[T], object],
+         render: Callable[[T], None]) -> None:
+    """What a command found, as JSON (``--json``: ``json_of``) or for a person (``render``)."""
+    if as_json:
+        write_json(json_of(found))
+    else:
+        render(found)

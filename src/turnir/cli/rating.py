@@ -16,7 +16,7 @@ import typer
 
 from turnir.cli.db_common import actor_name, command, console, progress_bar, refuse_existing
 from turnir.cli.options import ActorOption, JsonOption, TournamentArg, command_group
-from turnir.cli.output import write, write_json
+from turnir.cli.output import emit, write, write_json
 from turnir.cli.session import database, opened
 from turnir.domain.ratings import (
     Bound,
@@ -173,10 +173,8 @@ def preview(tournament: TournamentArg, as_json: JsonOption = False) -> None:
 
     with opened(tournament) as (db, tid), progress_bar("replaying") as bar:
         answer = preview_tournament(db, tid, progress=bar)
-    if as_json:
-        write_json(submission_json(answer))
-        return
-    _print_submission(answer, done=False)
+    emit(answer, as_json=as_json, json_of=submission_json,
+         render=lambda found: _print_submission(found, done=False))
 
 
 @command(rating_app, "submit")
@@ -188,10 +186,8 @@ def submit(tournament: TournamentArg, actor: ActorOption = None,
 
     with opened(tournament) as (db, tid), progress_bar("replaying") as bar:
         answer = submit_tournament(db, tid, actor=actor_name(actor), progress=bar)
-    if as_json:
-        write_json(submission_json(answer))
-        return
-    _print_submission(answer, done=True)
+    emit(answer, as_json=as_json, json_of=submission_json,
+         render=lambda found: _print_submission(found, done=True))
 
 
 @command(rating_app, "report")
@@ -202,10 +198,7 @@ def report(tournament: TournamentArg, as_json: JsonOption = False) -> None:
 
     with opened(tournament) as (db, tid):
         found = tournament_rating_report(db, tid)
-    if as_json:
-        write_json(report_json(found))
-        return
-    _print_report(found)
+    emit(found, as_json=as_json, json_of=report_json, render=_print_report)
 
 
 @command(rating_app, "show")
@@ -302,10 +295,7 @@ def replay(actor: ActorOption = None, as_json: JsonOption = False) -> None:
 
     with database() as db, progress_bar("replaying the rating book", after_s=0.0) as bar:
         result = replay_ratings(db, actor=actor_name(actor), progress=bar)
-    if as_json:
-        write_json(replay_json(result))
-        return
-    _print_replay(result)
+    emit(result, as_json=as_json, json_of=replay_json, render=_print_replay)
 
 
 @command(rating_app, "export")
