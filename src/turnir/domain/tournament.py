@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from turnir.domain.limits import (
     MAX_POINTS,
@@ -36,7 +37,6 @@ from turnir.domain.model import (
     Stage,
 )
 from turnir.domain.pairing import elimination
-from turnir.domain.pairing.swiss import SwissEntrant, SwissPairing, pair_swiss
 from turnir.domain.results import MatchEnding, MatchResult
 from turnir.domain.standings import PenaltyCounts, Standings, compute_standings, lot_numbers
 from turnir.domain.text import (
@@ -48,6 +48,9 @@ from turnir.domain.text import (
     normal_name,
 )
 from turnir.errors import ConflictError, InvariantError, NotFoundError, UserError
+
+if TYPE_CHECKING:  # the Swiss pairer is imported when a round is paired (a lazy CLI, issue 11)
+    from turnir.domain.pairing.swiss import SwissEntrant, SwissPairing
 
 BEST_OF_CHOICES = (1, 3, 5)
 _NO_PENALTIES: Mapping[PlayerId, PenaltyCounts] = MappingProxyType({})
@@ -329,6 +332,8 @@ def _had_unrequested_bye(t: Tournament) -> set[PlayerId]:
 
 def swiss_entrants(t: Tournament, number: int) -> tuple[list[SwissEntrant], list[PlayerId]]:
     """Who is Swiss-paired in round ``number`` and who gets a privilege bye instead."""
+    from turnir.domain.pairing.swiss import SwissEntrant
+
     standings = t.standings()
     had_bye = _had_unrequested_bye(t)
     entrants: list[SwissEntrant] = []
@@ -357,6 +362,8 @@ def _pair_swiss_round(t: Tournament, number: int, lot: str) -> Round:
             "round {round} needs at least two active players; active players: {count}",
             code="too_few_players", round=number, count=len(entrants),
         )
+    from turnir.domain.pairing.swiss import pair_swiss
+
     result = pair_swiss(entrants, random.Random(lot))
     return Round(number, Stage.SWISS, _swiss_pairings(result, privileged), lot)
 
