@@ -227,7 +227,7 @@ class MatchResult:
                 "outcome": self.outcome.value, "ending": self.ending.value}
 
     @staticmethod
-    def from_columns(columns: Mapping[str, Any]) -> MatchResult:
+    def from_columns(columns: Mapping[Any, Any]) -> MatchResult:
         """The result from its five columns (``to_columns``); extra keys are ignored."""
         return MatchResult.from_values(columns["wins_a"], columns["wins_b"], columns["draws"],
                                        columns["outcome"], columns["ending"])
@@ -243,7 +243,7 @@ class MatchResult:
         return {"score": self.score, **self.to_columns()}
 
     @staticmethod
-    def from_json(data: Mapping[str, Any]) -> MatchResult:
+    def from_json(data: Mapping[Any, Any]) -> MatchResult:
         """The result from ``to_json`` (or ``to_columns``): the score is derived, not read."""
         return MatchResult.from_columns(data)
 

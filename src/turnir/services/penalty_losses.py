@@ -25,6 +25,7 @@ from turnir.domain.penalties import (
     ACCUMULATION,
     GameRecord,
     PenaltyRecord,
+    ReportedResult,
     accumulate,
     apply_carries,
     apply_carries_to_result,
@@ -36,7 +37,6 @@ from turnir.services.common import Tx
 from turnir.services.players import drop_in
 from turnir.storage.mappers import tournament_row
 from turnir.storage.penalty_rows import (
-    Report,
     insert_penalty,
     load_catalogue,
     next_seq,
@@ -56,7 +56,7 @@ class PenaltyLosses:
     round: int
     pairing_id: int
     pairing: Pairing
-    report: Report
+    report: ReportedResult
     """The result as reported at the table."""
     result: MatchResult
     """The result to record: the report with the due penalty losses applied."""
@@ -85,7 +85,7 @@ def apply_penalty_losses(
     if pairing.b is None:
         raise InvariantError("a bye has no result to apply penalty losses to")
     played = None if games is None else tuple(games)
-    report = Report(result, played)
+    report = ReportedResult(result, played)
     plain = PenaltyLosses(tournament_id, round_number, pairing_id, pairing, report, result,
                           played)
     rows = match_penalties(conn, tournament_id, pairing.a, pairing.b)

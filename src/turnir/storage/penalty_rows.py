@@ -33,7 +33,7 @@ from turnir.domain.penalties import (
     Text,
     penalty_counts_by_player,
 )
-from turnir.domain.results import GameReason, MatchEnding, MatchOutcome, MatchResult
+from turnir.domain.results import GameReason, MatchResult
 from turnir.domain.standings import PenaltyCounts
 from turnir.storage.tables import entries, tournaments
 from turnir.storage.tables_penalties import (
@@ -313,8 +313,7 @@ def stored_report(conn: Connection, pairing_id: int) -> ReportedResult | None:
     ).mappings().first()
     if row is None:
         return None
-    result = MatchResult(row["wins_a"], row["wins_b"], row["draws"],
-                         MatchOutcome(row["outcome"]), MatchEnding(row["ending"]))
+    result = MatchResult.from_columns(row)
     games = None if row["games"] is None else games_from_json(row["games"]["games"])
     return ReportedResult(result, games)
 
@@ -324,9 +323,7 @@ def store_report(conn: Connection, pairing_id: int, report: ReportedResult | Non
     conn.execute(delete(reported_results).where(reported_results.c.pairing_id == pairing_id))
     if report is None:
         return
-    r = report.result
     conn.execute(insert(reported_results).values(
-        pairing_id=pairing_id, wins_a=r.wins_a, wins_b=r.wins_b, draws=r.draws,
-        outcome=r.outcome.value, ending=r.ending.value,
+        pairing_id=pairing_id, **report.result.to_columns(),
         games=None if report.games is None else {"games": games_json(report.games)},
     ))

@@ -17,10 +17,10 @@ from datetime import UTC, datetime
 
 from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, update
 
-from turnir.domain.games import GameRecord, Side
+from turnir.domain.games import GameRecord
 from turnir.domain.model import Pairing, PairingKind, PlayerId, Settings, Stage, Status
 from turnir.domain.penalties import PenaltyRecord
-from turnir.domain.results import GameReason, MatchResult, PointsTable
+from turnir.domain.results import MatchResult, PointsTable
 from turnir.storage.database import Tx
 from turnir.storage.direct import DirectStatement
 from turnir.storage.penalty_rows import penalty_rows, record_from_row
@@ -121,7 +121,7 @@ def update_result(tx: Tx, pairing_id: int, version: int, result: MatchResult, *,
 def stored_games(tx: Tx, pairing_id: int) -> list[GameRecord]:
     """The games stored for a pairing, in order."""
     return [
-        GameRecord(None if winner is None else Side(winner), GameReason(reason))
+        GameRecord(winner, reason)  # the record takes the stored texts
         for winner, reason in tx.execute(
             select(games.c.winner, games.c.reason).where(games.c.pairing_id == pairing_id)
             .order_by(games.c.number))
