@@ -147,6 +147,8 @@ def test_user_add_creates_the_first_organizer(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TURNIR_DATABASE_URL", f"sqlite:///{tmp_path / 'cli.db'}")
     monkeypatch.setenv("LANG", "en_US.UTF-8")  # the CLI's messages asserted are English
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
     runner = CliRunner()
     done = runner.invoke(cli, ["user", "add", "boss", "--name", "Главный Организатор",
                                "--role", "organizer", "--password", PASSWORD])
@@ -319,6 +321,8 @@ def test_item13_new_accounts_are_players_unless_given_a_role(db: Database,
 def test_item13_user_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TURNIR_DATABASE_URL", f"sqlite:///{tmp_path / 'cli.db'}")
     monkeypatch.setenv("LANG", "en_US.UTF-8")  # the CLI's messages asserted are English
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
     runner = CliRunner()
     plain = runner.invoke(cli, ["user", "add", "boss", "--password", PASSWORD])
     assert plain.exit_code == 2 and "must name the player" in plain.output
