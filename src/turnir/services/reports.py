@@ -1,4 +1,4 @@
-"""Players report their own results; the round clock (``docs/web.md``).
+"""Players report their own results (``docs/web.md``).
 
 A player reports the match they play in (from their own side: "I won 2-1"); the report is
 kept (сообщение о результате). When the opponent reports the same result, it is recorded
@@ -14,14 +14,13 @@ is gone when its round is undone, and it no longer counts (and is deleted) once 
 someone else at the table, so a stale report can never confirm a different match. Once the
 table has a result, its reports are settled and no longer shown.
 
-The round clock: the organizer starts it for a round with a length in minutes; everyone's
-pages count down to its end.
+The round clock lives in ``turnir.services.round_clock`` (re-exported here for the pages that
+still import it from this module).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from enum import StrEnum
 
 from turnir.domain.model import Pairing
@@ -30,10 +29,11 @@ from turnir.domain.tournament import check_result_change
 from turnir.errors import InvariantError, UserError
 from turnir.services.accounts import AccountInfo
 from turnir.services.common import Database, Tx, changing, reading, refuse_when_finished
-from turnir.services.judges import ORGANIZER_ONLY, check_staff
 from turnir.services.results import RecordedResult, found_match, locked_slot, record_in_slot
+from turnir.services.round_clock import RoundTimer as RoundTimer
+from turnir.services.round_clock import round_timer as round_timer
+from turnir.services.round_clock import start_timer as start_timer
 from turnir.storage import results_repo
-from turnir.storage.mappers import tournament_row
 from turnir.storage.repositories import round_row
 from turnir.storage.result_reports import open_round_reports, pairing_reports, save_report
 
@@ -149,46 +149,3 @@ def pairing_versions(db: Database, tournament_id: int, round_number: int) -> dic
     """table → the pairing's version, for a grid that sends ``expected_version``."""
     with reading(db) as tx:
         return results_repo.pairing_versions(tx, round_row(tx, tournament_id, round_number)["id"])
-
-
-# ----- the round clock ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class RoundTimer:
-    round: int
-    started_at: datetime
-    duration_s: int
-
-    @property
-    def ends_at(self) -> datetime:
-        return self.started_at + timedelta(seconds=self.duration_s)
-
-    def remaining_s(self, now: datetime) -> int:
-        return max(0, int((self.ends_at - now).total_seconds()))
-
-
-def start_timer(db: Database, tournament_id: int, round_number: int, *, minutes: int,
-                actor: str, account_id: int | None = None) -> RoundTimer:
-    """Start (or restart) the round's clock for ``minutes``; a web account (``account_id``)
-    must be the tournament's organizer (``turnir.services.judges``)."""
-    if not 1 <= minutes <= 600:
-        raise UserError("a round lasts from 1 to 600 minutes", code="bad_timer")
-    with changing(db, tournament_id, actor) as change:
-        conn = change.conn
-        refuse_when_finished(tournament_row(conn, tournament_id))
-        check_staff(conn, tournament_id, account_id, ORGANIZER_ONLY, what="start the clock")
-        round_row(conn, tournament_id, round_number)
-        results_repo.set_round_timer(conn, tournament_id, round_number, started_at=change.at,
-                                     duration_s=minutes * 60)
-        change.log(tournament_id, "round.timer", "round", round_number, None,
-                   {"minutes": minutes, "started_at": change.at.isoformat()})
-        return RoundTimer(round_number, change.at, minutes * 60)
-
-
-def round_timer(db: Database, tournament_id: int, round_number: int) -> RoundTimer | None:
-    with reading(db) as tx:
-        found = results_repo.round_timer(tx, tournament_id, round_number)
-    if found is None:
-        return None
-    return RoundTimer(round_number, *found)
