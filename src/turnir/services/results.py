@@ -1,9 +1,12 @@
 """Recording and correcting match results (S-1..S-6): the hot path of a live tournament.
 
-A result is recorded without loading the tournament: lock it, fetch the one pairing (and the
-settings), let the domain decide (``check_result_change``: a possible result for the match,
-S-2/S-3; a different result only as a correction, S-6; no correction once a later round
-exists), update the row on its version, append the audit record, commit.
+A result is recorded without loading the tournament, in one transaction (``changing``): take
+the tournament's lock (``storage.database.lock_tournament``), read the table's slot in one
+statement (``storage.results_repo.result_slot``: settings, round, pairing, last round), let
+the domain decide (``check_result_change``: a possible result for the match, S-2/S-3; a
+different result only as a correction, S-6; no correction once a later round exists), update
+the row on its version, append the audit record, commit. Every statement is the repository's;
+``MatchResult`` gives the columns and the JSON.
 
 The players' pending penalty losses (J-3) are applied to the reported result on the way in,
 and the end of the match adds up penalties (J-6): ``services.penalty_losses``.
