@@ -74,6 +74,12 @@ def _one_of(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN ({', '.join(repr(v) for v in values)})"
 
 
+def _entry_key(number: str, name: str) -> ForeignKeyConstraint:
+    """The foreign key from ``(tournament_id, number)`` to the entry it names."""
+    return ForeignKeyConstraint(["tournament_id", number],
+                                ["entries.tournament_id", "entries.number"], name=name)
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
     type_annotation_map: ClassVar[dict[Any, Any]] = {
@@ -169,9 +175,7 @@ class GrantedBye(Base):
 
     __tablename__ = "granted_byes"
     __table_args__ = (
-        ForeignKeyConstraint(["tournament_id", "number"],
-                             ["entries.tournament_id", "entries.number"],
-                             name="fk_granted_byes_entry"),
+        _entry_key("number", "fk_granted_byes_entry"),
         CheckConstraint("round >= 1", name="round"),
     )
 
@@ -185,9 +189,7 @@ class Drop(Base):
 
     __tablename__ = "drops"
     __table_args__ = (
-        ForeignKeyConstraint(["tournament_id", "number"],
-                             ["entries.tournament_id", "entries.number"],
-                             name="fk_drops_entry"),
+        _entry_key("number", "fk_drops_entry"),
         Index("ix_drops_tournament", "tournament_id", "number"),
     )
 
@@ -205,9 +207,7 @@ class PenaltyCount(Base):
 
     __tablename__ = "penalty_counts"
     __table_args__ = (
-        ForeignKeyConstraint(["tournament_id", "number"],
-                             ["entries.tournament_id", "entries.number"],
-                             name="fk_penalty_counts_entry"),
+        _entry_key("number", "fk_penalty_counts_entry"),
         CheckConstraint("match_losses >= 0 AND game_losses >= 0 AND penalty_points >= 0 "
                         "AND warnings >= 0", name="non_negative"),
     )
@@ -269,10 +269,8 @@ class PairingRow(Base):
         Index("ix_pairings_table", "round_id", "table_no"),
         Index("uq_pairings_table", "round_id", "table_no", unique=True,
               sqlite_where=text("table_no > 0"), postgresql_where=text("table_no > 0")),
-        ForeignKeyConstraint(["tournament_id", "a"], ["entries.tournament_id", "entries.number"],
-                             name="fk_pairings_a"),
-        ForeignKeyConstraint(["tournament_id", "b"], ["entries.tournament_id", "entries.number"],
-                             name="fk_pairings_b"),
+        _entry_key("a", "fk_pairings_a"),
+        _entry_key("b", "fk_pairings_b"),
         CheckConstraint(_one_of("kind", PAIRING_KINDS), name="kind"),
         CheckConstraint(
             "(kind = 'match' AND b IS NOT NULL AND table_no >= 1 AND a <> b) OR "
@@ -398,26 +396,22 @@ class IdempotencyKey(Base):
     at: Mapped[datetime]
 
 
-def _table(model: type[Base]) -> Table:
-    table = model.__table__
-    if not isinstance(table, Table):  # pragma: no cover - declarative always makes a Table
-        raise TypeError(model)
-    return table
+def _tables(*models: type[Base]) -> tuple[Table, ...]:
+    """The tables of ``models``, in order: ``a, b = _tables(A, B)`` at the end of a module."""
+    tables: list[Table] = []
+    for model in models:
+        table = model.__table__
+        if not isinstance(table, Table):  # pragma: no cover - declarative always makes a Table
+            raise TypeError(model)
+        tables.append(table)
+    return tuple(tables)
 
 
-people = _table(Person)
-tournaments = _table(TournamentRow)
-entries = _table(Entry)
-granted_byes = _table(GrantedBye)
-drops = _table(Drop)
-penalty_counts = _table(PenaltyCount)
-stages = _table(StageRow)
-rounds = _table(RoundRow)
-pairings = _table(PairingRow)
-games = _table(Game)
-judges = _table(Judge)
-audit_log = _table(AuditRecord)
-idempotency_keys = _table(IdempotencyKey)
+(people, tournaments, entries, granted_byes, drops, penalty_counts, stages, rounds, pairings,
+ games, judges, audit_log, idempotency_keys) = _tables(
+    Person, TournamentRow, Entry, GrantedBye, Drop, PenaltyCount, StageRow, RoundRow, PairingRow,
+    Game, Judge, AuditRecord, IdempotencyKey,
+)
 
 
 # Tables of later capabilities live in their own modules on the same metadata; importing them

@@ -23,18 +23,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import (
-    Boolean,
-    CheckConstraint,
-    ForeignKey,
-    ForeignKeyConstraint,
-    Index,
-    String,
-    UniqueConstraint,
-)
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from turnir.storage.tables import Base, BigId, _table
+from turnir.storage.tables import Base, BigId, _entry_key, _tables
 
 ACCOUNT_ROLES = ("organizer", "head_judge", "floor_judge", "player")
 
@@ -99,10 +91,8 @@ class ResultReport(Base):
     __tablename__ = "result_reports"
     __table_args__ = (
         UniqueConstraint("pairing_id", "player", name="uq_result_reports_player"),
-        ForeignKeyConstraint(["tournament_id", "a"], ["entries.tournament_id", "entries.number"],
-                             name="fk_result_reports_a"),
-        ForeignKeyConstraint(["tournament_id", "b"], ["entries.tournament_id", "entries.number"],
-                             name="fk_result_reports_b"),
+        _entry_key("a", "fk_result_reports_a"),
+        _entry_key("b", "fk_result_reports_b"),
         CheckConstraint("a <> b AND (player = a OR player = b)", name="player"),
     )
 
@@ -137,8 +127,6 @@ class RoundTimer(Base):
     duration_s: Mapped[int]
 
 
-accounts = _table(Account)
-web_sessions = _table(WebSession)
-login_failures = _table(LoginFailure)
-result_reports = _table(ResultReport)
-round_timers = _table(RoundTimer)
+(accounts, web_sessions, login_failures, result_reports, round_timers) = _tables(
+    Account, WebSession, LoginFailure, ResultReport, RoundTimer,
+)

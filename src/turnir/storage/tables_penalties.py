@@ -30,7 +30,6 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     ForeignKey,
-    ForeignKeyConstraint,
     Index,
     String,
     UniqueConstraint,
@@ -51,8 +50,9 @@ from turnir.storage.tables import (  # the check-constraint and Table helpers ar
     ENDINGS,
     OUTCOMES,
     Base,
+    _entry_key,
     _one_of,
-    _table,
+    _tables,
 )
 
 PENALTIES = tuple(p.value for p in Penalty)
@@ -118,9 +118,7 @@ class PenaltyRow(Base):
     __tablename__ = "penalties"
     __table_args__ = (
         UniqueConstraint("tournament_id", "seq", name="uq_penalties_seq"),
-        ForeignKeyConstraint(["tournament_id", "number"],
-                             ["entries.tournament_id", "entries.number"],
-                             name="fk_penalties_entry"),
+        _entry_key("number", "fk_penalties_entry"),
         Index("ix_penalties_player", "tournament_id", "number"),
         CheckConstraint(_one_of("penalty", PENALTIES), name="penalty"),
         CheckConstraint(_one_of("guide_penalty", PENALTIES), name="guide_penalty"),
@@ -281,10 +279,8 @@ class ReportedResultRow(Base):
     """``{"games": [[winner, reason], …]}`` when reported game by game, else ``NULL``."""
 
 
-judging_settings = _table(JudgingSettingsRow)
-infractions = _table(InfractionRow)
-penalties = _table(PenaltyRow)
-appeals = _table(AppealRow)
-suspensions = _table(SuspensionRow)
-game_rulings = _table(GameRulingRow)
-reported_results = _table(ReportedResultRow)
+(judging_settings, infractions, penalties, appeals, suspensions, game_rulings,
+ reported_results) = _tables(
+    JudgingSettingsRow, InfractionRow, PenaltyRow, AppealRow, SuspensionRow, GameRulingRow,
+    ReportedResultRow,
+)

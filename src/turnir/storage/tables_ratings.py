@@ -21,19 +21,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import (
-    Boolean,
-    CheckConstraint,
-    ForeignKey,
-    ForeignKeyConstraint,
-    Index,
-    String,
-    UniqueConstraint,
-)
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from turnir.domain.ratings import Bound, RatedFormat, WarlockFirstTournament
-from turnir.storage.tables import Base, _one_of, _table  # the shared helpers, spelt once
+from turnir.storage.tables import Base, _entry_key, _one_of, _tables  # shared, spelt once
 
 RATED_FORMATS = tuple(f.value for f in RatedFormat)
 BOUNDS = tuple(b.value for b in Bound)
@@ -141,9 +133,7 @@ class RatingHistoryRow(Base):
     __tablename__ = "rating_history"
     __table_args__ = (
         UniqueConstraint("tournament_id", "place", name="uq_rating_history_place"),
-        ForeignKeyConstraint(["tournament_id", "number"],
-                             ["entries.tournament_id", "entries.number"],
-                             name="fk_rating_history_entry"),
+        _entry_key("number", "fk_rating_history_entry"),
         Index("ix_rating_history_person", "person_id", "tournament_id"),
         CheckConstraint("place >= 1", name="place"),
         CheckConstraint(_one_of("bound", BOUNDS), name="bound"),
@@ -197,9 +187,8 @@ class RatingCurrentRow(Base):
     updated_at: Mapped[datetime]
 
 
-rating_settings = _table(RatingSettingsRow)
-rating_terms = _table(RatingTermsRow)
-rating_base = _table(RatingBaseRow)
-rating_tournaments = _table(RatedTournamentRow)
-rating_history = _table(RatingHistoryRow)
-rating_current = _table(RatingCurrentRow)
+(rating_settings, rating_terms, rating_base, rating_tournaments, rating_history,
+ rating_current) = _tables(
+    RatingSettingsRow, RatingTermsRow, RatingBaseRow, RatedTournamentRow, RatingHistoryRow,
+    RatingCurrentRow,
+)

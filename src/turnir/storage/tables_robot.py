@@ -34,7 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from turnir.storage.tables import Base, BigId, _one_of, _table
+from turnir.storage.tables import Base, BigId, _one_of, _tables
 
 END_STATES = ("no_tournament", "waiting", "applied", "unapplied", "dismissed")
 CHESS_RESULTS = ("1-0", "0-1", "1/2-1/2")
@@ -170,7 +170,6 @@ class RobotToken(Base):
     revoked_by: Mapped[str | None] = mapped_column(String(200))
 
 
-robot_games = _table(RobotGame)
-robot_events = _table(RobotEvent)
-robot_decisions = _table(RobotDecision)
-robot_tokens = _table(RobotToken)
+(robot_games, robot_events, robot_decisions, robot_tokens) = _tables(
+    RobotGame, RobotEvent, RobotDecision, RobotToken,
+)
