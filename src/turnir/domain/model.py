@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from turnir.domain.ordered import OrderedEnum
 from turnir.domain.results import MatchOutcome, MatchResult, PointsTable
 from turnir.errors import NotFoundError
 
@@ -53,7 +54,7 @@ class Status(StrEnum):
     FINISHED = "finished"
 
 
-class RulesLevel(StrEnum):
+class RulesLevel(OrderedEnum, StrEnum):
     """The rules level of a tournament (J-7); members compare Amateur < Professional < Highest."""
 
     AMATEUR = "amateur"
@@ -65,35 +66,13 @@ class RulesLevel(StrEnum):
 
     @property
     def rank(self) -> int:
-        return _LEVELS.index(self)
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, RulesLevel):
-            return NotImplemented
-        return self.rank < other.rank
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, RulesLevel):
-            return NotImplemented
-        return self.rank <= other.rank
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, RulesLevel):
-            return NotImplemented
-        return self.rank > other.rank
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, RulesLevel):
-            return NotImplemented
-        return self.rank >= other.rank
+        return self._place()
 
     @property
     def guide_binding(self) -> bool:
         """The penalty guide is binding from Professional up (J-7)."""
         return self >= RulesLevel.PROFESSIONAL
 
-
-_LEVELS: tuple[RulesLevel, ...] = tuple(RulesLevel)
 
 
 class StaffRole(StrEnum):

@@ -25,9 +25,9 @@ a match loss is a (plain) disqualification, and nothing goes past a single disqu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
 from turnir.domain.model import RulesLevel as RulesLevel
+from turnir.domain.ordered import OrderedEnum
 from turnir.errors import Term
 
 
@@ -48,7 +48,7 @@ NO_TEXT = Text("", "")
 """An empty text."""
 
 
-class Penalty(Enum):
+class Penalty(OrderedEnum):
     """The penalty ladder, weakest first (J-1); members compare by strength."""
 
     REMARK = "remark"
@@ -69,27 +69,7 @@ class Penalty(Enum):
     @property
     def strength(self) -> int:
         """The place on the ladder: 1 for a remark … 7 for a suspension."""
-        return _ORDER.index(self) + 1
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Penalty):
-            return NotImplemented
-        return self.strength < other.strength
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Penalty):
-            return NotImplemented
-        return self.strength <= other.strength
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Penalty):
-            return NotImplemented
-        return self.strength > other.strength
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Penalty):
-            return NotImplemented
-        return self.strength >= other.strength
+        return self._place() + 1
 
     @property
     def is_disqualification(self) -> bool:
