@@ -41,12 +41,15 @@ MIN_PASSWORD = 8
 
 @dataclass(frozen=True, slots=True)
 class AccountInfo:
+    """An account; the API answers with it as it is (``turnir.web.api``)."""
+
     id: int
     login: str
     name: str
     role: AccountRole
     person_id: int | None
     active: bool
+    """A deactivated account cannot log in (``POST /accounts/{login}/activate``)."""
 
 
 def _info(row: StoredAccount) -> AccountInfo:

@@ -22,7 +22,13 @@ from fastapi import APIRouter, Depends, Request, Response
 from turnir.domain.model import Status
 from turnir.services import pages
 from turnir.services import players as player_service
-from turnir.services.accounts import close_session, create_account, list_accounts, set_active
+from turnir.services.accounts import (
+    AccountInfo,
+    close_session,
+    create_account,
+    list_accounts,
+    set_active,
+)
 from turnir.services.accounts import set_password as reset_account_password
 from turnir.services.judges import add_judge, list_judges, remove_staff
 from turnir.services.queries import get_standings
@@ -49,7 +55,6 @@ from turnir.web.api_deps import (
 )
 from turnir.web.api_models import (
     AccountIn,
-    AccountOut,
     CheckInIn,
     DropIn,
     ErrorOut,
@@ -127,7 +132,7 @@ def route(method: str, path: str, roles: frozenset[Role], *, status: int = 200,
 def login(request: Request, state: StateDep, body: LoginIn) -> SessionOut:
     """Log in; the token goes in ``Authorization: Bearer …``. A wrong password is 422."""
     account, token = sign_in(state, body.login, body.password, client_address(request))
-    return SessionOut(token=token, account=AccountOut.model_validate(account))
+    return SessionOut(token=token, account=account)
 
 
 @route("DELETE", "/session", SIGNED_IN, status=204, response_class=Response)
@@ -137,41 +142,41 @@ def logout(db: DbDep, visitor: VisitorDep, _: SignedInDep) -> Response:
     return Response(status_code=204)
 
 
-@route("GET", "/me", SIGNED_IN, response_model=AccountOut)
-def me(account: SignedInDep) -> AccountOut:
-    return AccountOut.model_validate(account)
+@route("GET", "/me", SIGNED_IN, response_model=AccountInfo)
+def me(account: SignedInDep) -> AccountInfo:
+    return account
 
 
-@route("GET", "/accounts", ORGANIZER, response_model=list[AccountOut])
-def accounts(db: DbDep, _: AccountsOrganizerDep) -> list[AccountOut]:
-    return [AccountOut.model_validate(a) for a in list_accounts(db)]
+@route("GET", "/accounts", ORGANIZER, response_model=list[AccountInfo])
+def accounts(db: DbDep, _: AccountsOrganizerDep) -> list[AccountInfo]:
+    return list_accounts(db)
 
 
-@route("POST", "/accounts", ORGANIZER, status=201, codes=(404,), response_model=AccountOut)
-def add_account(state: StateDep, account: AccountsOrganizerDep, body: AccountIn) -> AccountOut:
-    return AccountOut.model_validate(create_account(
+@route("POST", "/accounts", ORGANIZER, status=201, codes=(404,), response_model=AccountInfo)
+def add_account(state: StateDep, account: AccountsOrganizerDep, body: AccountIn) -> AccountInfo:
+    return create_account(
         state.db, login=body.login, name=body.name, password=body.password, role=body.role,
-        person_id=body.person_id, actor=account.name, hasher=state.hasher))
+        person_id=body.person_id, actor=account.name, hasher=state.hasher)
 
 
 @route("POST", "/accounts/{login}/deactivate", ORGANIZER, codes=(404, 409),
-       response_model=AccountOut)
-def deactivate_account(db: DbDep, account: AccountsOrganizerDep, login: Login) -> AccountOut:
+       response_model=AccountInfo)
+def deactivate_account(db: DbDep, account: AccountsOrganizerDep, login: Login) -> AccountInfo:
     """Its sessions and tokens end now and it cannot log in; 409 for the last organizer."""
-    return AccountOut.model_validate(set_active(db, login, False, actor=account.name))
+    return set_active(db, login, False, actor=account.name)
 
 
-@route("POST", "/accounts/{login}/activate", ORGANIZER, codes=(404,), response_model=AccountOut)
-def activate_account(db: DbDep, account: AccountsOrganizerDep, login: Login) -> AccountOut:
-    return AccountOut.model_validate(set_active(db, login, True, actor=account.name))
+@route("POST", "/accounts/{login}/activate", ORGANIZER, codes=(404,), response_model=AccountInfo)
+def activate_account(db: DbDep, account: AccountsOrganizerDep, login: Login) -> AccountInfo:
+    return set_active(db, login, True, actor=account.name)
 
 
-@route("PUT", "/accounts/{login}/password", ORGANIZER, codes=(404,), response_model=AccountOut)
+@route("PUT", "/accounts/{login}/password", ORGANIZER, codes=(404,), response_model=AccountInfo)
 def reset_password(state: StateDep, account: AccountsOrganizerDep, login: Login,
-                   body: PasswordIn) -> AccountOut:
+                   body: PasswordIn) -> AccountInfo:
     """A new password for the account; its sessions and tokens end."""
-    return AccountOut.model_validate(reset_account_password(
-        state.db, login, body.password, actor=account.name, hasher=state.hasher))
+    return reset_account_password(
+        state.db, login, body.password, actor=account.name, hasher=state.hasher)
 
 
 # ----- tournaments ---------------------------------------------------------------------------

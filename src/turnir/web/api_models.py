@@ -13,7 +13,7 @@ from turnir.domain.results import MatchResult, PointsTable, parse_result
 from turnir.domain.standings import StandingRow, TieBreak
 from turnir.domain.tournament import Tournament
 from turnir.formats.tournament_file import PointsModel as PointsIn
-from turnir.services.accounts import AccountRole
+from turnir.services.accounts import AccountInfo, AccountRole
 from turnir.services.queries import StandingsView
 from turnir.services.reports import ReportAnswer
 from turnir.services.results import RecordedResult
@@ -53,22 +53,10 @@ class LoginIn(_In):
     password: Annotated[str, Field(min_length=1, max_length=1000)]
 
 
-class AccountOut(_Out):
-    """An account (``turnir.services.accounts.AccountInfo``)."""
-
-    id: int
-    login: str
-    name: str
-    role: AccountRole
-    person_id: int | None
-    active: bool
-    """A deactivated account cannot log in (``POST /accounts/{login}/activate``)."""
-
-
 class SessionOut(BaseModel):
     token: str
     """Send as ``Authorization: Bearer <token>``."""
-    account: AccountOut
+    account: AccountInfo
 
 
 class AccountIn(_In):
