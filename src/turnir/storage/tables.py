@@ -74,6 +74,17 @@ def _one_of(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN ({', '.join(repr(v) for v in values)})"
 
 
+def _choice(column: str, values: tuple[str, ...], *, nullable: bool = False) -> CheckConstraint:
+    """The check, named after ``column``, that holds it to one of ``values`` (or ``NULL``)."""
+    rule = _one_of(column, values)
+    return CheckConstraint(f"{column} IS NULL OR {rule}" if nullable else rule, name=column)
+
+
+def _version_check() -> CheckConstraint:
+    """The check of a row's ``version`` column (optimistic locking starts at 1)."""
+    return CheckConstraint("version >= 1", name="version")
+
+
 def _entry_key(number: str, name: str) -> ForeignKeyConstraint:
     """The foreign key from ``(tournament_id, number)`` to the entry it names."""
     return ForeignKeyConstraint(["tournament_id", number],
@@ -109,12 +120,12 @@ class TournamentRow(Base):
 
     __tablename__ = "tournaments"
     __table_args__ = (
-        CheckConstraint(_one_of("format", FORMATS), name="format"),
-        CheckConstraint(_one_of("rules_level", RULES_LEVELS), name="rules_level"),
-        CheckConstraint(_one_of("status", STATUSES), name="status"),
+        _choice("format", FORMATS),
+        _choice("rules_level", RULES_LEVELS),
+        _choice("status", STATUSES),
         CheckConstraint("best_of IN (1, 3, 5) AND top_best_of IN (1, 3, 5)", name="best_of"),
         CheckConstraint("top_size >= 0", name="top_size"),
-        CheckConstraint("version >= 1", name="version"),
+        _version_check(),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -152,7 +163,7 @@ class Entry(Base):
         UniqueConstraint("tournament_id", "name_key", name="uq_entries_name"),
         CheckConstraint("number >= 1", name="number"),
         CheckConstraint("joined_round >= 1", name="joined_round"),
-        CheckConstraint("version >= 1", name="version"),
+        _version_check(),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -226,7 +237,7 @@ class StageRow(Base):
     __tablename__ = "stages"
     __table_args__ = (
         UniqueConstraint("tournament_id", "kind", name="uq_stages_kind"),
-        CheckConstraint(_one_of("kind", STAGES), name="kind"),
+        _choice("kind", STAGES),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -271,7 +282,7 @@ class PairingRow(Base):
               sqlite_where=text("table_no > 0"), postgresql_where=text("table_no > 0")),
         _entry_key("a", "fk_pairings_a"),
         _entry_key("b", "fk_pairings_b"),
-        CheckConstraint(_one_of("kind", PAIRING_KINDS), name="kind"),
+        _choice("kind", PAIRING_KINDS),
         CheckConstraint(
             "(kind = 'match' AND b IS NOT NULL AND table_no >= 1 AND a <> b) OR "
             "(kind <> 'match' AND b IS NULL AND table_no = 0)",
@@ -284,8 +295,8 @@ class PairingRow(Base):
             + " AND b IS NOT NULL AND wins_a >= 0 AND wins_b >= 0 AND draws >= 0)",
             name="result",
         ),
-        CheckConstraint(f"outcome IS NULL OR {_one_of('outcome', OUTCOMES)}", name="outcome"),
-        CheckConstraint(f"ending IS NULL OR {_one_of('ending', ENDINGS)}", name="ending"),
+        _choice("outcome", OUTCOMES, nullable=True),
+        _choice("ending", ENDINGS, nullable=True),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -337,7 +348,7 @@ class Judge(Base):
     __table_args__ = (
         UniqueConstraint("tournament_id", "name_key", "role", name="uq_judges_role"),
         Index("uq_judges_account", "tournament_id", "account_id", "role", unique=True),
-        CheckConstraint(_one_of("role", JUDGE_ROLES), name="role"),
+        _choice("role", JUDGE_ROLES),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

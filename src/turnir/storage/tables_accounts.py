@@ -26,7 +26,7 @@ from datetime import datetime
 from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from turnir.storage.tables import Base, BigId, _entry_key, _tables
+from turnir.storage.tables import Base, BigId, _entry_key, _tables, _version_check
 
 ACCOUNT_ROLES = ("organizer", "head_judge", "floor_judge", "player")
 
@@ -38,7 +38,7 @@ class Account(Base):
     __table_args__ = (
         CheckConstraint("role IN ('organizer', 'head_judge', 'floor_judge', 'player')",
                         name="role"),
-        CheckConstraint("version >= 1", name="version"),
+        _version_check(),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

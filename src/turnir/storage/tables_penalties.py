@@ -50,9 +50,10 @@ from turnir.storage.tables import (  # the check-constraint and Table helpers ar
     ENDINGS,
     OUTCOMES,
     Base,
+    _choice,
     _entry_key,
-    _one_of,
     _tables,
+    _version_check,
 )
 
 PENALTIES = tuple(p.value for p in Penalty)
@@ -72,7 +73,7 @@ class JudgingSettingsRow(Base):
     __tablename__ = "judging_settings"
     __table_args__ = (
         CheckConstraint("technical_margin >= 1", name="technical_margin"),
-        CheckConstraint("version >= 1", name="version"),
+        _version_check(),
     )
 
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
@@ -91,10 +92,10 @@ class InfractionRow(Base):
     __tablename__ = "infractions"
     __table_args__ = (
         UniqueConstraint("tournament_id", "code", name="uq_infractions_code"),
-        CheckConstraint(_one_of("amateur", DEFAULT_PENALTIES), name="amateur"),
-        CheckConstraint(_one_of("professional", DEFAULT_PENALTIES), name="professional"),
-        CheckConstraint(_one_of("highest", DEFAULT_PENALTIES), name="highest"),
-        CheckConstraint("version >= 1", name="version"),
+        _choice("amateur", DEFAULT_PENALTIES),
+        _choice("professional", DEFAULT_PENALTIES),
+        _choice("highest", DEFAULT_PENALTIES),
+        _version_check(),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -120,14 +121,13 @@ class PenaltyRow(Base):
         UniqueConstraint("tournament_id", "seq", name="uq_penalties_seq"),
         _entry_key("number", "fk_penalties_entry"),
         Index("ix_penalties_player", "tournament_id", "number"),
-        CheckConstraint(_one_of("penalty", PENALTIES), name="penalty"),
-        CheckConstraint(_one_of("guide_penalty", PENALTIES), name="guide_penalty"),
-        CheckConstraint(_one_of("moment", MOMENTS), name="moment"),
-        CheckConstraint(_one_of("status", PENALTY_STATUSES), name="status"),
-        CheckConstraint(f"judge_kind IS NULL OR {_one_of('judge_kind', JUDGE_KINDS)}",
-                        name="judge_kind"),
+        _choice("penalty", PENALTIES),
+        _choice("guide_penalty", PENALTIES),
+        _choice("moment", MOMENTS),
+        _choice("status", PENALTY_STATUSES),
+        _choice("judge_kind", JUDGE_KINDS, nullable=True),
         CheckConstraint("seq >= 1 AND given_round >= 0 AND given_game >= 0", name="numbers"),
-        CheckConstraint("version >= 1", name="version"),
+        _version_check(),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -174,10 +174,9 @@ class AppealRow(Base):
 
     __tablename__ = "appeals"
     __table_args__ = (
-        CheckConstraint(_one_of("outcome", APPEAL_OUTCOMES), name="outcome"),
-        CheckConstraint(_one_of("before_penalty", PENALTIES), name="before_penalty"),
-        CheckConstraint(f"changed_to IS NULL OR {_one_of('changed_to', PENALTIES)}",
-                        name="changed_to"),
+        _choice("outcome", APPEAL_OUTCOMES),
+        _choice("before_penalty", PENALTIES),
+        _choice("changed_to", PENALTIES, nullable=True),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -199,7 +198,7 @@ class SuspensionRow(Base):
     __tablename__ = "suspensions"
     __table_args__ = (
         CheckConstraint("until IS NULL OR until >= start", name="term"),
-        CheckConstraint("version >= 1", name="version"),
+        _version_check(),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -224,10 +223,10 @@ class GameRulingRow(Base):
     __tablename__ = "game_rulings"
     __table_args__ = (
         Index("ix_game_rulings_table", "tournament_id", "round", "table_no"),
-        CheckConstraint(_one_of("kind", RULING_KINDS), name="kind"),
-        CheckConstraint(f"claim IS NULL OR {_one_of('claim', CLAIM_KINDS)}", name="claim"),
-        CheckConstraint(f"claimant IS NULL OR {_one_of('claimant', SIDES)}", name="claimant"),
-        CheckConstraint(f"winner IS NULL OR {_one_of('winner', SIDES)}", name="winner"),
+        _choice("kind", RULING_KINDS),
+        _choice("claim", CLAIM_KINDS, nullable=True),
+        _choice("claimant", SIDES, nullable=True),
+        _choice("winner", SIDES, nullable=True),
         CheckConstraint("(kind = 'technical' AND crystals_a >= 0 AND crystals_b >= 0 "
                         "AND margin >= 1) OR (kind = 'claim' AND claim IS NOT NULL "
                         "AND claimant IS NOT NULL AND granted IS NOT NULL)", name="shape"),
@@ -264,8 +263,8 @@ class ReportedResultRow(Base):
 
     __tablename__ = "reported_results"
     __table_args__ = (
-        CheckConstraint(_one_of("outcome", OUTCOMES), name="outcome"),
-        CheckConstraint(_one_of("ending", ENDINGS), name="ending"),
+        _choice("outcome", OUTCOMES),
+        _choice("ending", ENDINGS),
     )
 
     pairing_id: Mapped[int] = mapped_column(

@@ -25,7 +25,13 @@ from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, Uniq
 from sqlalchemy.orm import Mapped, mapped_column
 
 from turnir.domain.ratings import Bound, RatedFormat, WarlockFirstTournament
-from turnir.storage.tables import Base, _entry_key, _one_of, _tables  # shared, spelt once
+from turnir.storage.tables import (  # the shared helpers, spelt once
+    Base,
+    _choice,
+    _entry_key,
+    _tables,
+    _version_check,
+)
 
 RATED_FORMATS = tuple(f.value for f in RatedFormat)
 BOUNDS = tuple(b.value for b in Bound)
@@ -41,9 +47,8 @@ class RatingSettingsRow(Base):
     __table_args__ = (
         CheckConstraint("id = 1", name="single_row"),
         CheckConstraint("many_participants >= 4", name="many_participants"),
-        CheckConstraint(_one_of("warlock_first_tournament", WARLOCK_FIRST),
-                        name="warlock_first_tournament"),
-        CheckConstraint("version >= 1", name="version"),
+        _choice("warlock_first_tournament", WARLOCK_FIRST),
+        _version_check(),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -63,7 +68,7 @@ class RatingTermsRow(Base):
         CheckConstraint("boosters BETWEEN 1 AND 4", name="boosters"),
         CheckConstraint("entry_fee IS NULL OR entry_fee >= 0", name="entry_fee"),
         CheckConstraint("prize_fund IS NULL OR prize_fund >= 0", name="prize_fund"),
-        CheckConstraint("version >= 1", name="version"),
+        _version_check(),
     )
 
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
@@ -107,9 +112,9 @@ class RatedTournamentRow(Base):
 
     __tablename__ = "rating_tournaments"
     __table_args__ = (
-        CheckConstraint(_one_of("rated_format", RATED_FORMATS), name="rated_format"),
+        _choice("rated_format", RATED_FORMATS),
         CheckConstraint("participants >= 4", name="participants"),
-        CheckConstraint("version >= 1", name="version"),
+        _version_check(),
         Index("ix_rating_tournaments_order", "ended_at", "tournament_id"),
     )
 
@@ -136,7 +141,7 @@ class RatingHistoryRow(Base):
         _entry_key("number", "fk_rating_history_entry"),
         Index("ix_rating_history_person", "person_id", "tournament_id"),
         CheckConstraint("place >= 1", name="place"),
-        CheckConstraint(_one_of("bound", BOUNDS), name="bound"),
+        _choice("bound", BOUNDS),
         CheckConstraint("professional_after = professional_before + professional_change",
                         name="professional_change"),
         CheckConstraint(f"professional_after >= {NEWCOMER_HUNDREDTHS}", name="professional_floor"),

@@ -34,7 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from turnir.storage.tables import Base, BigId, _one_of, _tables
+from turnir.storage.tables import Base, BigId, _choice, _tables
 
 END_STATES = ("no_tournament", "waiting", "applied", "unapplied", "dismissed")
 CHESS_RESULTS = ("1-0", "0-1", "1/2-1/2")
@@ -64,10 +64,8 @@ class RobotGame(Base):
             + " AND ".join(f"{c} IS NOT NULL" for c in _END) + ")",
             name="end",
         ),
-        CheckConstraint(f"result IS NULL OR {_one_of('result', CHESS_RESULTS)}",
-                        name="result"),
-        CheckConstraint(f"end_state IS NULL OR {_one_of('end_state', END_STATES)}",
-                        name="end_state"),
+        _choice("result", CHESS_RESULTS, nullable=True),
+        _choice("end_state", END_STATES, nullable=True),
     )
 
     game_id: Mapped[str] = mapped_column(String(100), primary_key=True)
