@@ -30,6 +30,7 @@ from turnir.services.accounts import (
     set_active,
 )
 from turnir.services.accounts import set_password as reset_account_password
+from turnir.services.common import TournamentInfo
 from turnir.services.judges import add_judge, list_judges, remove_staff
 from turnir.services.queries import get_standings
 from turnir.services.reports import start_timer
@@ -77,7 +78,6 @@ from turnir.web.api_models import (
     TimerIn,
     TimerOut,
     TournamentIn,
-    TournamentOut,
 )
 from turnir.web.auth import sign_in
 from turnir.web.deps import (
@@ -181,29 +181,29 @@ def reset_password(state: StateDep, account: AccountsOrganizerDep, login: Login,
 
 # ----- tournaments ---------------------------------------------------------------------------
 
-@route("GET", "/tournaments", EVERYONE, response_model=list[TournamentOut])
-def tournaments(db: DbDep) -> list[TournamentOut]:
-    return [TournamentOut.model_validate(i) for i in list_tournaments(db)]
+@route("GET", "/tournaments", EVERYONE, response_model=list[TournamentInfo])
+def tournaments(db: DbDep) -> list[TournamentInfo]:
+    return list_tournaments(db)
 
 
-@route("POST", "/tournaments", ORGANIZER, status=201, response_model=TournamentOut)
+@route("POST", "/tournaments", ORGANIZER, status=201, response_model=TournamentInfo)
 def new_tournament(db: DbDep, account: AccountsOrganizerDep,
-                   body: TournamentIn) -> TournamentOut:
-    return TournamentOut.model_validate(create_tournament(
+                   body: TournamentIn) -> TournamentInfo:
+    return create_tournament(
         db, name=body.name, actor=account.name, settings=body.settings(), format=body.format,
-        rules_level=body.rules_level, seed=body.seed, organizer_login=account.login))
+        rules_level=body.rules_level, seed=body.seed, organizer_login=account.login)
 
 
-@route("GET", "/tournaments/{tid}", EVERYONE, codes=(404,), response_model=TournamentOut)
-def tournament(db: DbDep, tid: TournamentId) -> TournamentOut:
-    return TournamentOut.model_validate(get_tournament(db, tid).info)
+@route("GET", "/tournaments/{tid}", EVERYONE, codes=(404,), response_model=TournamentInfo)
+def tournament(db: DbDep, tid: TournamentId) -> TournamentInfo:
+    return get_tournament(db, tid).info
 
 
 @route("POST", "/tournaments/{tid}/finish", ORGANIZER, codes=(404, 409),
-       response_model=TournamentOut)
-def finish(db: DbDep, staff: OrganizerDep, tid: TournamentId, body: FinishIn) -> TournamentOut:
-    return TournamentOut.model_validate(finish_tournament(
-        db, tid, actor=staff.actor, early=body.early, account_id=staff.account_id))
+       response_model=TournamentInfo)
+def finish(db: DbDep, staff: OrganizerDep, tid: TournamentId, body: FinishIn) -> TournamentInfo:
+    return finish_tournament(
+        db, tid, actor=staff.actor, early=body.early, account_id=staff.account_id)
 
 
 # ----- the staff (issue 10 item 1) -----------------------------------------------------------

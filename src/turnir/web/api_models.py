@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, is_dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
-from turnir.domain.model import Round, RulesLevel, Settings, StaffRole, Status, TournamentFormat
+from turnir.domain.model import Round, RulesLevel, Settings, StaffRole, TournamentFormat
 from turnir.domain.results import MatchResult, PointsTable, parse_result
 from turnir.domain.standings import StandingRow, TieBreak
 from turnir.domain.tournament import Tournament
@@ -22,13 +21,6 @@ from turnir.web.views import Seat
 Name = Annotated[str, Field(min_length=1, max_length=200)]
 Short = Annotated[str, Field(max_length=100)]
 __all__ = ["PointsIn"]  # the points of a new tournament: the tournament file's model
-
-
-def utc(moment: datetime | None) -> datetime | None:
-    """SQLite keeps no zone; every stored time is UTC."""
-    if moment is None or moment.tzinfo is not None:
-        return moment
-    return moment.replace(tzinfo=UTC)
 
 
 class ErrorOut(BaseModel):
@@ -88,42 +80,6 @@ class TournamentIn(_In):
         return Settings(points=PointsTable(win=p.win, draw=p.draw, loss=p.loss, bye=p.bye),
                         best_of=self.best_of, top_best_of=self.top_best_of,
                         swiss_rounds=self.swiss_rounds, top_size=self.top_size)
-
-
-class SettingsOut(_Out):
-    points: dict[str, int]
-    best_of: int
-    top_best_of: int
-    swiss_rounds: int | None
-    top_size: int
-
-    @field_validator("points", mode="before")
-    @classmethod
-    def _table(cls, value: Any) -> Any:
-        """The domain's ``PointsTable`` as ``{"win", "draw", "loss", "bye"}``."""
-        return asdict(value) if is_dataclass(value) and not isinstance(value, type) else value
-
-
-class TournamentOut(_Out):
-    """A tournament (``turnir.services.common.TournamentInfo``)."""
-
-    id: int
-    name: str
-    format: TournamentFormat
-    rules_level: RulesLevel
-    status: Status
-    settings: SettingsOut
-    seed: int
-    version: int
-    created_at: datetime
-    finished_at: datetime | None
-    players: int
-    rounds: int
-
-    @field_validator("created_at", "finished_at")
-    @classmethod
-    def _in_utc(cls, moment: datetime | None) -> datetime | None:
-        return utc(moment)
 
 
 class PlayerIn(_In):
