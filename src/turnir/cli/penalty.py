@@ -29,7 +29,7 @@ from turnir.cli.options import ActorOption, JsonOption, LangOption, TournamentAr
 from turnir.cli.output import write, write_json
 from turnir.cli.parsing import numbers
 from turnir.cli.penalty_admin import catalogue_app, parse_day, parse_penalty, suspension_app
-from turnir.cli.session import database, opened
+from turnir.cli.session import database, opened, show_view
 from turnir.domain.penalties import AppealOutcome, ClaimKind
 from turnir.errors import UserError
 
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from turnir.domain.penalties import GivenAt, PenaltyPoints, Text
     from turnir.services.common import Database
-    from turnir.services.game_rulings import RulingOutcome
+    from turnir.services.game_rulings import GameRulingView, RulingOutcome
     from turnir.services.penalties import PenaltyView
     from turnir.services.results import GameReport
 
@@ -148,8 +148,8 @@ def give(
         console.print(f"  Suspension register entry #{done.suspension_id}.")
 
 
-def _views_json(views: list[PenaltyView]) -> None:
-    write_json([v.as_json() for v in views])
+def _views_json(views: list[PenaltyView]) -> list[dict[str, Any]]:
+    return [v.as_json() for v in views]
 
 
 def _penalty_table(views: list[PenaltyView], lang: str, title: str) -> Table:
@@ -180,14 +180,11 @@ def list_(
     from turnir.services.penalties import list_penalties
 
     lang = content_language(lang)
-    with opened(tournament) as (db, tid):
-        views = list_penalties(db, tid, player)
-    if pending:
-        views = [v for v in views if v.pending_loss]
-    if as_json:
-        _views_json(views)
-        return
-    console.print(_penalty_table(views, lang, f"Penalties ({len(views)})"))
+    show_view(tournament, lambda db, tid: [v for v in list_penalties(db, tid, player)
+                                           if v.pending_loss or not pending],
+              as_json=as_json, to_json=_views_json,
+              render=lambda views: console.print(
+                  _penalty_table(views, lang, f"Penalties ({len(views)})")))
 
 
 @command(penalty_app, "appeal")
@@ -283,12 +280,10 @@ def report(
     from turnir.services.penalty_document import penalty_document, render_penalty_document
 
     lang = content_language(lang)
-    with opened(tournament) as (db, tid):
-        found = penalty_document(db, tid)
-    if as_json:
-        write_json(found.as_json())
-        return
-    write(render_penalty_document(found, lang="ru" if lang == "ru" else "en"))
+    show_view(tournament, penalty_document, as_json=as_json,
+              to_json=lambda found: found.as_json(),
+              render=lambda found: write(render_penalty_document(
+                  found, lang="ru" if lang == "ru" else "en")))
 
 
 def parse_game(text: str) -> GameReport:
@@ -420,14 +415,14 @@ def rulings(tournament: TournamentArg, as_json: JsonOption = False,
     from turnir.services.game_rulings import list_rulings
 
     lang = content_language(lang)
-    with opened(tournament) as (db, tid):
-        found = list_rulings(db, tid)
-    if as_json:
-        write_json([r.as_json() for r in found])
-        return
-    for r in found:
-        console.print(f"#{r.id} round {r.round} table {r.table} game {r.game}: "
-                      f"{_text(r.explanation, lang)} ({r.judge})", highlight=False)
+
+    def render(found: list[GameRulingView]) -> None:
+        for r in found:
+            console.print(f"#{r.id} round {r.round} table {r.table} game {r.game}: "
+                          f"{_text(r.explanation, lang)} ({r.judge})", highlight=False)
+
+    show_view(tournament, list_rulings, as_json=as_json,
+              to_json=lambda found: [r.as_json() for r in found], render=render)
 
 
 def parse_weights(text: str) -> PenaltyPoints:

@@ -11,7 +11,7 @@ import typer
 from turnir.cli.db_common import actor_name, command, console, content_language
 from turnir.cli.options import ActorOption, JsonOption, LangOption, TournamentArg, command_group
 from turnir.cli.output import write_json
-from turnir.cli.session import database, opened
+from turnir.cli.session import database, opened, show_view
 from turnir.domain.model import RulesLevel
 from turnir.errors import UserError
 
@@ -83,15 +83,10 @@ def show(
     from turnir.services.penalty_catalogue import get_catalogue, infraction_json
 
     lang = content_language(lang)
-    with opened(tournament) as (db, tid):
-        view = get_catalogue(db, tid)
-    if as_json:
-        write_json({
-            "customised": view.customised, "level": view.level.value,
-            "infractions": [infraction_json(e) for e in view.catalogue],
-        })
-        return
-    _print_catalogue(view, lang)
+    show_view(tournament, get_catalogue, as_json=as_json, to_json=lambda view: {
+        "customised": view.customised, "level": view.level.value,
+        "infractions": [infraction_json(e) for e in view.catalogue],
+    }, render=lambda view: _print_catalogue(view, lang))
 
 
 @command(catalogue_app, "set")

@@ -4,9 +4,11 @@ tournament named on the command line found through ``services.tournaments``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
+
+from turnir.cli.output import write_json
 
 if TYPE_CHECKING:
     from turnir.services.common import Database
@@ -32,6 +34,21 @@ def opened(ref: str) -> Iterator[tuple[Database, int]]:
 
     with database() as db:
         yield db, find_tournament_id(db, ref)
+
+
+V = TypeVar("V")
+
+
+def show_view(ref: str, read: Callable[[Database, int], V], *, as_json: bool,
+         to_json: Callable[[V], object], render: Callable[[V], None]) -> None:
+    """A command that shows one view of the tournament ``ref``: ``read`` it, then write it
+    as JSON (``--json``) or ``render`` it."""
+    with opened(ref) as (db, tid):
+        found = read(db, tid)
+    if as_json:
+        write_json(to_json(found))
+    else:
+        render(found)
 
 
 def tournament_id(db: Database, ref: str | None) -> int | None:
