@@ -255,20 +255,20 @@ def _ids_unique(tournaments: Sequence[RatedTournament]) -> None:
 def replay(tournaments: Iterable[RatedTournament], *, start: RatingBook | None = None,
            settings: RatingSettings = DEFAULT_SETTINGS) -> RatingBook:
     """Apply a history in the order of end (R-6), from ``start`` (default: nobody rated)."""
-    base = start if start is not None else RatingBook()
-    history = list(tournaments)
-    _ids_unique(history)
-    ordered = _in_order(history, base._last)
-    ratings = dict(base._ratings)
-    for tournament in ordered:
-        _rate(ratings, tournament, settings, report=False)
-    return _book(ratings, _order_key(ordered[-1]) if ordered else base._last)
+    return _replay(tournaments, start, settings, report=False)[0]
 
 
 def replay_changes(tournaments: Iterable[RatedTournament], *, start: RatingBook | None = None,
                    settings: RatingSettings = DEFAULT_SETTINGS
                    ) -> tuple[RatingBook, tuple[RatingReport, ...]]:
     """Like ``replay``, with every tournament's rating report in the order applied."""
+    return _replay(tournaments, start, settings, report=True)
+
+
+def _replay(tournaments: Iterable[RatedTournament], start: RatingBook | None,
+            settings: RatingSettings, *, report: bool
+            ) -> tuple[RatingBook, tuple[RatingReport, ...]]:
+    """``replay`` and ``replay_changes``: the reports are collected when ``report`` is set."""
     base = start if start is not None else RatingBook()
     history = list(tournaments)
     _ids_unique(history)
@@ -276,9 +276,9 @@ def replay_changes(tournaments: Iterable[RatedTournament], *, start: RatingBook 
     ratings = dict(base._ratings)
     reports = []
     for tournament in ordered:
-        report = _rate(ratings, tournament, settings, report=True)
-        assert report is not None
-        reports.append(report)
+        described = _rate(ratings, tournament, settings, report=report)
+        if described is not None:
+            reports.append(described)
     book = _book(ratings, _order_key(ordered[-1]) if ordered else base._last)
     return book, tuple(reports)
 
