@@ -19,7 +19,6 @@ from turnir.storage import tournaments_repo
 from turnir.storage.database import Database as Database
 from turnir.storage.database import Tx as Tx
 from turnir.storage.mappers import settings_from_row, tournament_row
-from turnir.storage.ratings import utc
 from turnir.storage.repositories import Change
 
 
@@ -29,7 +28,7 @@ def utc_now() -> datetime:
 
 @dataclass(frozen=True, slots=True)
 class TournamentInfo:
-    """A stored tournament at a glance; the API answers with it as it is (``turnir.web.api``)."""
+    """A stored tournament at a glance; the API answers with it (``turnir.web.api``)."""
 
     id: int
     name: str
@@ -41,7 +40,7 @@ class TournamentInfo:
     version: int
     """Changes with every change to the tournament itself, its players or its rounds."""
     created_at: datetime
-    """In UTC, like every stored time."""
+    """In UTC, like every stored time (read back without its zone)."""
     finished_at: datetime | None
     players: int
     rounds: int
@@ -58,9 +57,7 @@ def info_from_row(tx: Tx, row: Mapping[Any, Any]) -> TournamentInfo:
         id=row["id"], name=row["name"], format=TournamentFormat(row["format"]),
         rules_level=RulesLevel(row["rules_level"]), status=Status(row["status"]),
         settings=settings_from_row(row), seed=row["seed"], version=row["version"],
-        created_at=utc(row["created_at"]),
-        finished_at=None if row["finished_at"] is None else utc(row["finished_at"]),
-        players=held.players,
+        created_at=row["created_at"], finished_at=row["finished_at"], players=held.players,
         rounds=held.rounds,
     )
 

@@ -78,6 +78,7 @@ from turnir.web.api_models import (
     TimerIn,
     TimerOut,
     TournamentIn,
+    in_utc,
 )
 from turnir.web.auth import sign_in
 from turnir.web.deps import (
@@ -183,27 +184,27 @@ def reset_password(state: StateDep, account: AccountsOrganizerDep, login: Login,
 
 @route("GET", "/tournaments", EVERYONE, response_model=list[TournamentInfo])
 def tournaments(db: DbDep) -> list[TournamentInfo]:
-    return list_tournaments(db)
+    return [in_utc(i) for i in list_tournaments(db)]
 
 
 @route("POST", "/tournaments", ORGANIZER, status=201, response_model=TournamentInfo)
 def new_tournament(db: DbDep, account: AccountsOrganizerDep,
                    body: TournamentIn) -> TournamentInfo:
-    return create_tournament(
+    return in_utc(create_tournament(
         db, name=body.name, actor=account.name, settings=body.settings(), format=body.format,
-        rules_level=body.rules_level, seed=body.seed, organizer_login=account.login)
+        rules_level=body.rules_level, seed=body.seed, organizer_login=account.login))
 
 
 @route("GET", "/tournaments/{tid}", EVERYONE, codes=(404,), response_model=TournamentInfo)
 def tournament(db: DbDep, tid: TournamentId) -> TournamentInfo:
-    return get_tournament(db, tid).info
+    return in_utc(get_tournament(db, tid).info)
 
 
 @route("POST", "/tournaments/{tid}/finish", ORGANIZER, codes=(404, 409),
        response_model=TournamentInfo)
 def finish(db: DbDep, staff: OrganizerDep, tid: TournamentId, body: FinishIn) -> TournamentInfo:
-    return finish_tournament(
-        db, tid, actor=staff.actor, early=body.early, account_id=staff.account_id)
+    return in_utc(finish_tournament(
+        db, tid, actor=staff.actor, early=body.early, account_id=staff.account_id))
 
 
 # ----- the staff (issue 10 item 1) -----------------------------------------------------------

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
@@ -13,6 +14,7 @@ from turnir.domain.standings import StandingRow, TieBreak
 from turnir.domain.tournament import Tournament
 from turnir.formats.tournament_file import PointsModel as PointsIn
 from turnir.services.accounts import AccountInfo, AccountRole
+from turnir.services.common import TournamentInfo
 from turnir.services.queries import StandingsView
 from turnir.services.reports import ReportAnswer
 from turnir.services.results import RecordedResult
@@ -21,6 +23,18 @@ from turnir.web.views import Seat
 Name = Annotated[str, Field(min_length=1, max_length=200)]
 Short = Annotated[str, Field(max_length=100)]
 __all__ = ["PointsIn"]  # the points of a new tournament: the tournament file's model
+
+
+def utc(moment: datetime) -> datetime:
+    """SQLite keeps no zone; every stored time is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def in_utc(info: TournamentInfo) -> TournamentInfo:
+    """The tournament as the API answers it: its times in UTC with the zone (SQLite keeps
+    none; every stored time is UTC)."""
+    return replace(info, created_at=utc(info.created_at),
+                   finished_at=None if info.finished_at is None else utc(info.finished_at))
 
 
 class ErrorOut(BaseModel):
