@@ -38,6 +38,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from turnir.domain.games import Side
 from turnir.domain.model import (
     PairingKind,
     RulesLevel,
@@ -68,6 +69,7 @@ PAIRING_KINDS = tuple(str(v) for v in PairingKind)
 OUTCOMES = tuple(str(v) for v in MatchOutcome)
 ENDINGS = tuple(str(v) for v in MatchEnding)
 JUDGE_ROLES = tuple(str(v) for v in StaffRole)
+SIDES = tuple(str(v) for v in Side)
 
 
 def _one_of(column: str, values: tuple[str, ...]) -> str:
@@ -325,7 +327,7 @@ class Game(Base):
     __tablename__ = "games"
     __table_args__ = (
         UniqueConstraint("pairing_id", "number", name="uq_games_number"),
-        CheckConstraint("winner IS NULL OR winner IN ('a', 'b')", name="winner"),
+        _choice("winner", SIDES, nullable=True),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

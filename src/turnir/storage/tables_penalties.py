@@ -36,7 +36,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from turnir.domain.games import Side
 from turnir.domain.penalties import (
     AppealOutcome,
     ClaimKind,
@@ -49,6 +48,7 @@ from turnir.domain.penalties import (
 from turnir.storage.tables import (  # the check-constraint and Table helpers are shared
     ENDINGS,
     OUTCOMES,
+    SIDES,
     Base,
     _choice,
     _entry_key,
@@ -64,7 +64,6 @@ APPEAL_OUTCOMES = tuple(o.value for o in AppealOutcome)
 JUDGE_KINDS = tuple(r.value for r in JudgeRole)
 RULING_KINDS = tuple(k.value for k in RulingKind)
 CLAIM_KINDS = tuple(c.value for c in ClaimKind)
-SIDES = tuple(s.value for s in Side)
 
 
 class JudgingSettingsRow(Base):

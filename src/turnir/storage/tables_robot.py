@@ -34,7 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from turnir.storage.tables import Base, BigId, _choice, _tables
+from turnir.storage.tables import SIDES, Base, BigId, _choice, _tables
 
 END_STATES = ("no_tournament", "waiting", "applied", "unapplied", "dismissed")
 CHESS_RESULTS = ("1-0", "0-1", "1/2-1/2")
@@ -58,7 +58,7 @@ class RobotGame(Base):
             + " AND round >= 1 AND table_no >= 1 AND game_number >= 1)",
             name="link",
         ),
-        CheckConstraint("white_side IS NULL OR white_side IN ('a', 'b')", name="white_side"),
+        _choice("white_side", SIDES, nullable=True),
         CheckConstraint(
             " AND ".join(f"{c} IS NULL" for c in _END) + " OR ("
             + " AND ".join(f"{c} IS NOT NULL" for c in _END) + ")",
