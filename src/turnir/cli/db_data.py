@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from turnir.cli.db_common import actor_name, command, console, progress_bar, refuse_existing
-from turnir.cli.options import ActorOption, TournamentArg, command_group
+from turnir.cli.options import ActorOption, ForceOption, TournamentArg, command_group
 from turnir.cli.session import database, opened
 from turnir.errors import UserError
 
@@ -67,7 +67,7 @@ def export(
     output: Annotated[Path, typer.Argument(help="The file to write (.json or .csv).")],
     kind: Annotated[ExportKind | None, typer.Option(
         help="What to write (default: tournament for .json, standings for .csv).")] = None,
-    force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
+    force: ForceOption = False,
 ) -> None:
     """Write a stored tournament as the offline JSON file, or its players or standings as CSV."""
     from turnir.formats.tournament_file import write_atomic

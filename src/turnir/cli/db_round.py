@@ -9,6 +9,7 @@ import typer
 from turnir.cli.db_common import actor_name, command, console
 from turnir.cli.options import (
     ActorOption,
+    CurrentRoundArg,
     EditNoteOption,
     PlayerRefArg,
     SwapRoundArg,
@@ -64,7 +65,7 @@ def undo(tournament: TournamentArg, actor: ActorOption = None) -> None:
 @command(round_app, "show")
 def show(
     tournament: TournamentArg,
-    number: Annotated[int | None, typer.Argument(help="Round (default: current).")] = None,
+    number: CurrentRoundArg = None,
 ) -> None:
     """Show a round's pairings and results."""
     from turnir.services.rounds import current_round

@@ -24,8 +24,11 @@ from turnir.cli.db_common import choose_language, command, guard, refuse_existin
 from turnir.cli.lazy import LazyGroup, lazy_group
 from turnir.cli.options import (
     BestOfOption,
+    CurrentRoundArg,
     EditNoteOption,
+    ForceOption,
     JsonOption,
+    JudgeCorrectOption,
     LateByesOption,
     NewPlayerArg,
     PlayerRefArg,
@@ -104,7 +107,7 @@ def new(
     top_best_of: TopBestOfOption = 3,
     points: PointsOption = "3/1/0/3",
     seed: SeedOption = None,
-    force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
+    force: ForceOption = False,
 ) -> None:
     """Create a tournament file from a players file (CSV or .xlsx)."""
     import secrets
@@ -172,7 +175,7 @@ def result(
     round: Annotated[int, typer.Argument(help="Round number.")],
     table: Annotated[int, typer.Argument(help="Table number.")],
     score: Annotated[str, typer.Argument(help="Game wins A-B[-draws], or ID.")],
-    correct: Annotated[bool, typer.Option(help="Replace an existing result (judge).")] = False,
+    correct: JudgeCorrectOption = False,
     expected_version: Annotated[int | None, typer.Option(
         help="Database: the pairing's version you saw; refused when it changed since.")] = None,
     key: Annotated[str | None, typer.Option(
@@ -253,7 +256,7 @@ def swap(
 @command(app)
 def pairings(
     file: FileArg,
-    round: Annotated[int | None, typer.Argument(help="Round (default: current).")] = None,
+    round: CurrentRoundArg = None,
 ) -> None:
     """Show a round's pairings."""
     print_pairings(load(file), round)

@@ -23,6 +23,18 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable outpu
 LangOption = Annotated[str | None, typer.Option(
     "--lang", help="ru or en (default: turnir's --lang, else ru).", show_default=False)]
 """The language of the texts a command shows (``db_common.content_language``)."""
+ForceOption = Annotated[bool, typer.Option(help="Overwrite an existing file.")]
+"""Without it a command refuses to overwrite (``db_common.refuse_existing``)."""
+PersonArg = Annotated[str, typer.Argument(help="The person: number or name.")]
+"""Someone of the players' register, across tournaments (penalties, suspensions)."""
+CurrentRoundArg = Annotated[int | None, typer.Argument(help="Round (default: current).")]
+
+# ----- changing a recorded result (``turnir result FILE``, ``turnir penalty …``) -----------
+
+JudgeCorrectOption = Annotated[bool, typer.Option(help="Replace an existing result (judge).")]
+"""A correction of a recorded result (S-6), which only a judge may make."""
+ExpectedVersionOption = Annotated[int | None, typer.Option(help="The version you saw.")]
+"""Optimistic locking: refuse the change when the row has moved on since."""
 
 # ----- a new tournament's settings (``turnir new FILE`` and ``turnir tournament new``) -------
 

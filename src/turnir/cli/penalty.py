@@ -25,7 +25,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from turnir.cli.db_common import actor_name, command, console, content_language
-from turnir.cli.options import ActorOption, JsonOption, LangOption, TournamentArg, command_group
+from turnir.cli.options import (
+    ActorOption,
+    ExpectedVersionOption,
+    JsonOption,
+    JudgeCorrectOption,
+    LangOption,
+    PersonArg,
+    TournamentArg,
+    command_group,
+)
 from turnir.cli.output import write, write_json
 from turnir.cli.parsing import numbers
 from turnir.cli.penalty_admin import catalogue_app, parse_day, parse_penalty, suspension_app
@@ -224,7 +233,7 @@ def withdraw(
     tournament: TournamentArg,
     seq: Annotated[int, typer.Argument(help="The penalty's number.")],
     reason: Annotated[str, typer.Option(help="Why (e.g. the wrong player was entered).")],
-    expected_version: Annotated[int | None, typer.Option(help="The version you saw.")] = None,
+    expected_version: ExpectedVersionOption = None,
     judge: JudgeOption = None,
     lang: LangOption = None,
     actor: ActorOption = None,
@@ -242,7 +251,7 @@ def withdraw(
 
 @command(penalty_app, "history")
 def history(
-    person: Annotated[str, typer.Argument(help="The person: number or name.")],
+    person: PersonArg,
     as_json: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
@@ -316,8 +325,8 @@ def games(
     table: TableArg,
     played: Annotated[list[str], typer.Argument(
         metavar="GAME...", help="The games played, in order: a, b or draw[:reason].")],
-    correct: Annotated[bool, typer.Option(help="Replace an existing result (judge).")] = False,
-    expected_version: Annotated[int | None, typer.Option(help="The version you saw.")] = None,
+    correct: JudgeCorrectOption = False,
+    expected_version: ExpectedVersionOption = None,
     key: Annotated[str | None, typer.Option(help="A request key.")] = None,
     actor: ActorOption = None,
 ) -> None:

@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from turnir.cli.db_common import actor_name, command, console, content_language
-from turnir.cli.options import ActorOption, JsonOption, LangOption, TournamentArg, command_group
+from turnir.cli.options import (
+    ActorOption,
+    ExpectedVersionOption,
+    JsonOption,
+    LangOption,
+    PersonArg,
+    TournamentArg,
+    command_group,
+)
 from turnir.cli.output import write_json
 from turnir.cli.session import database, opened, show_view
 from turnir.domain.model import RulesLevel
@@ -27,6 +35,8 @@ suspension_app = command_group(help="The suspension register, by person across t
 
 JudgeOption = Annotated[str | None, typer.Option(
     "--judge", help="The organizer or head judge acting (default: the actor).")]
+InfractionCodeArg = Annotated[str, typer.Argument(help="The infraction code.")]
+UntilOption = Annotated[str | None, typer.Option(help="The last day, YYYY-MM-DD.")]
 
 
 def parse_penalty(text: str) -> Penalty:
@@ -118,7 +128,7 @@ def set_(
 @command(catalogue_app, "default")
 def default(
     tournament: TournamentArg,
-    code: Annotated[str, typer.Argument(help="The infraction code.")],
+    code: InfractionCodeArg,
     level: Annotated[str, typer.Argument(help="amateur, professional or highest.")],
     penalty: Annotated[str, typer.Argument(help="The new default penalty.")],
     judge: JudgeOption = None,
@@ -136,7 +146,7 @@ def default(
 @command(catalogue_app, "remove")
 def remove(
     tournament: TournamentArg,
-    code: Annotated[str, typer.Argument(help="The infraction code.")],
+    code: InfractionCodeArg,
     judge: JudgeOption = None,
     actor: ActorOption = None,
 ) -> None:
@@ -158,11 +168,11 @@ def _print_suspension(s: SuspensionView) -> None:
 
 @command(suspension_app, "add")
 def add(
-    person: Annotated[str, typer.Argument(help="The person: number or name.")],
+    person: PersonArg,
     start: Annotated[str, typer.Option("--from", help="The first day, YYYY-MM-DD.")],
     reason: Annotated[str, typer.Option(help="Why.")],
     issued_by: Annotated[str, typer.Option(help="Who decided it (the coordinator).")],
-    until: Annotated[str | None, typer.Option(help="The last day, YYYY-MM-DD.")] = None,
+    until: UntilOption = None,
     reason_en: Annotated[str | None, typer.Option(help="Why, in English.")] = None,
     actor: ActorOption = None,
 ) -> None:
@@ -201,10 +211,10 @@ def list_(
 @command(suspension_app, "term")
 def term(
     suspension: Annotated[int, typer.Argument(help="The register entry's number.")],
-    until: Annotated[str | None, typer.Option(help="The last day, YYYY-MM-DD.")] = None,
+    until: UntilOption = None,
     open_ended: Annotated[bool, typer.Option(
         "--open", help="Clear the term (until the coordinator sets it).")] = False,
-    expected_version: Annotated[int | None, typer.Option(help="The version you saw.")] = None,
+    expected_version: ExpectedVersionOption = None,
     actor: ActorOption = None,
 ) -> None:
     """The coordinator sets the term of a suspension (J-5)."""

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from turnir.cli.db_common import actor_name, command, console, progress_bar, refuse_existing
-from turnir.cli.options import ActorOption, JsonOption, TournamentArg, command_group
+from turnir.cli.options import ActorOption, ForceOption, JsonOption, TournamentArg, command_group
 from turnir.cli.output import emit, write, write_json
 from turnir.cli.session import database, opened
 from turnir.domain.ratings import (
@@ -302,7 +302,7 @@ def replay(actor: ActorOption = None, as_json: JsonOption = False) -> None:
 def export(
     output: Annotated[str, typer.Argument(help="The file to write (.csv or .json), or - .")],
     as_json: Annotated[bool, typer.Option("--json", help="JSON even without .json.")] = False,
-    force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
+    force: ForceOption = False,
 ) -> None:
     """Write everyone's current ratings as a rating list (CSV or JSON)."""
     from turnir.formats.rating_list import dump_rating_list_csv, dump_rating_list_json

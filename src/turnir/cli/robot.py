@@ -57,6 +57,7 @@ ProcessesOpt = Annotated[int, typer.Option(min=1, help="Stockfish processes.")]
 PathOpt = Annotated[str | None, typer.Option(
     help="The Stockfish binary (default: /usr/games/stockfish).", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+GameIdArg = Annotated[str, typer.Argument(help="The game's id.")]
 
 
 def _engine(path: str | None, processes: int, nodes: int) -> EngineSettings:
@@ -341,7 +342,7 @@ def unapplied_command(
 
 @command(robot_app, "retry")
 def retry_command(
-    game: Annotated[str, typer.Argument(help="The game's id.")],
+    game: GameIdArg,
     actor: ActorOption = None,
 ) -> None:
     """Record an unapplied result again, once its cause is removed."""
@@ -357,7 +358,7 @@ def retry_command(
 
 @command(robot_app, "dismiss")
 def dismiss_command(
-    game: Annotated[str, typer.Argument(help="The game's id.")],
+    game: GameIdArg,
     note: Annotated[str, typer.Option(help="Why (e.g. how the result was settled).")],
     actor: ActorOption = None,
 ) -> None:
@@ -371,7 +372,7 @@ def dismiss_command(
 
 @command(robot_app, "decisions")
 def decisions_command(
-    game: Annotated[str, typer.Argument(help="The game's id.")],
+    game: GameIdArg,
     as_json: JsonOpt = False,
 ) -> None:
     """The robot's decisions about a game, as both players see them."""

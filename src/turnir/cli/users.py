@@ -16,6 +16,7 @@ from turnir.cli.session import database
 from turnir.domain.accounts import AccountRole
 
 user_app = command_group()
+LoginArg = Annotated[str, typer.Argument(help="The login.")]
 
 
 def _password(given: str | None) -> str:
@@ -52,7 +53,7 @@ def add(
 
 @command(user_app, "password")
 def change_password(
-    login: Annotated[str, typer.Argument(help="The login.")],
+    login: LoginArg,
     password: Annotated[str | None, typer.Option(help="The new password.")] = None,
     actor: ActorOption = None,
 ) -> None:
@@ -74,7 +75,7 @@ def _set_active(login: str, active: bool, actor: str | None) -> str:
 
 @command(user_app, "deactivate")
 def deactivate(
-    login: Annotated[str, typer.Argument(help="The login.")],
+    login: LoginArg,
     actor: ActorOption = None,
 ) -> None:
     """Stop an account: its sessions end now and it cannot log in (not the last organizer)."""
@@ -83,7 +84,7 @@ def deactivate(
 
 @command(user_app, "activate")
 def activate(
-    login: Annotated[str, typer.Argument(help="The login.")],
+    login: LoginArg,
     actor: ActorOption = None,
 ) -> None:
     """Let a deactivated account log in again."""
