@@ -42,7 +42,7 @@ def test_api_errors_keep_their_status_and_code_in_either_language(client: TestCl
                                                                   web_db: Database) -> None:
     add_account(web_db, "org", AccountRole.ORGANIZER)
     org = _bearer(client, "org")
-    for headers, words in ((RU, "неверное значение поля best_of"), (EN, "best_of: ")):
+    for headers, words in ((RU, "партий в матче (best_of): "), (EN, "games per match (best_of): ")):
         bad = client.post("/api/v1/tournaments", json={"name": "x", "best_of": 2},
                           headers={**org, **headers})
         assert bad.status_code == 422 and bad.json()["code"] == "invalid_request"
@@ -74,8 +74,21 @@ def test_errors_that_are_not_user_errors_are_translated_too() -> None:
     assert form.detail == "the request is larger than 2 KB"
     assert error_text(form.reason, "ru").endswith("запрос больше 2 КБ")
     assert BodyTooLarge(1000, upload=False).detail == "the request is larger than 1000 bytes"
-    found = invalid_request([{"loc": ("body", "name"), "msg": "Field required"}])
-    assert found.message == "name: Field required" and found.code == "invalid_request"
-    assert error_text(found, "ru") == "неверное значение поля name: Field required"
-    assert invalid_request([]).message == "the request is not valid: invalid request"
+    found = invalid_request([{"loc": ("body", "name"), "msg": "Field required",
+                              "type": "missing"}])
+    assert found.message == "the name (name): a value is required"
+    assert found.code == "invalid_request"
+    assert error_text(found, "ru") == "название (name): нужно значение"
+    assert invalid_request([]).message == "the request is not valid: the request cannot be read"
+    number = invalid_request([{"loc": ("path", "tid"), "msg": "Input should be a valid integer",
+                               "type": "int_parsing"}])
+    assert error_text(number, "ru") == "номер турнира (tid): нужно целое число"
+    bounded = invalid_request([{"loc": ("query", "page"), "type": "greater_than_equal",
+                                "msg": "Input should be greater than or equal to 1",
+                                "ctx": {"ge": 1}}])
+    assert error_text(bounded, "ru") == "страница (page): не меньше 1"
+    assert bounded.message == "the page (page): at least 1"
+    pattern = invalid_request([{"loc": ("path", "kind"), "type": "string_pattern_mismatch",
+                                "msg": "String should match pattern '^(a|b)$'"}])
+    assert "pattern" not in error_text(pattern, "ru") and "^" not in error_text(pattern, "ru")
     assert isinstance(found, UserError)

@@ -25,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Scope
 
-from turnir.errors import ConflictError, ForbiddenError, NotFoundError, UserError
+from turnir.errors import ConflictError, ForbiddenError, NotFoundError, Term, UserError
 from turnir.i18n import accept_language_locale, error_text
 from turnir.services.reports import NotAllowedError
 from turnir.web.deps import get_visitor, is_htmx, render
@@ -105,14 +105,72 @@ async def user_error(request: Request, error: Exception) -> Response:
     return message_response(request, status_of(error), error)
 
 
+_FIELDS = {
+    "tid": Term("the tournament's number"), "number": Term("the number"),
+    "round": Term("the round"), "round_number": Term("the round"), "table": Term("the table"),
+    "page": Term("the page"), "limit": Term("how many entries"), "kind": Term("the kind"),
+    "name": Term("the name"), "format": Term("the format"), "person": Term("the person"),
+    "best_of": Term("games per match"), "top_best_of": Term("games per top match"),
+    "rounds": Term("the rounds"), "top": Term("the top"), "login": Term("the login"),
+    "password": Term("the password"), "role": Term("the role"),
+}
+
+
+def _problem(first: dict[str, Any]) -> UserError:
+    """Pydantic's problem as a translated sentence (its own English text is not shown)."""
+    kind = str(first.get("type", ""))
+    ctx = first.get("ctx") or {}
+    if kind == "missing":
+        return UserError("a value is required", code="invalid_request")
+    if kind in ("int_parsing", "int_type", "int_from_float"):
+        return UserError("a whole number is needed", code="invalid_request")
+    if kind in ("float_parsing", "float_type", "decimal_parsing", "decimal_type"):
+        return UserError("a number is needed", code="invalid_request")
+    if kind in ("bool_parsing", "bool_type"):
+        return UserError("yes or no is needed", code="invalid_request")
+    for key in ("ge", "gt", "le", "lt"):
+        if key in ctx and kind.startswith(("greater", "less")):
+            return _bound(key, ctx[key])
+    if kind in ("string_too_long", "too_long") and "max_length" in ctx:
+        return UserError("at most {limit} characters", code="invalid_request",
+                         limit=ctx["max_length"])
+    if kind in ("string_too_short", "too_short") and "min_length" in ctx:
+        return UserError("at least {limit} characters", code="invalid_request",
+                         limit=ctx["min_length"])
+    if kind in ("enum", "literal_error") and "expected" in ctx:
+        expected = str(ctx["expected"]).replace(" or ", ", ")
+        return UserError("one of {expected}", code="invalid_request", expected=expected)
+    if kind.startswith("json"):
+        return UserError("the body is not valid JSON", code="invalid_request")
+    return UserError("the value is not accepted", code="invalid_request")
+
+
+def _bound(key: str, limit: object) -> UserError:
+    if key == "ge":
+        return UserError("at least {limit}", code="invalid_request", limit=limit)
+    if key == "gt":
+        return UserError("more than {limit}", code="invalid_request", limit=limit)
+    if key == "le":
+        return UserError("at most {limit}", code="invalid_request", limit=limit)
+    return UserError("less than {limit}", code="invalid_request", limit=limit)
+
+
 def invalid_request(errors: list[Any]) -> UserError:
-    """The first problem pydantic found, named by its field (the request's parts left out)."""
+    """The first problem pydantic found, in the reader's language, named by its field (the
+    request's parts and list positions left out)."""
     first = errors[0] if errors else {}
-    where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path"))
-    problem = str(first.get("msg", "invalid request"))
-    if where:
-        return UserError("{field}: {problem}", code="invalid_request", field=where,
-                         problem=problem)
+    parts = [str(p) for p in first.get("loc", ())
+             if p not in ("body", "query", "path", "form") and not isinstance(p, int)]
+    problem = _problem(first) if first else UserError("the request cannot be read",
+                                                      code="invalid_request")
+    if parts:
+        name = ".".join(parts)
+        label = _FIELDS.get(parts[-1])
+        if label is None:
+            return UserError("{field}: {problem}", code="invalid_request", field=name,
+                             problem=problem)
+        return UserError("{label} ({field}): {problem}", code="invalid_request", label=label,
+                         field=name, problem=problem)
     return UserError("the request is not valid: {problem}", code="invalid_request",
                      problem=problem)
 
