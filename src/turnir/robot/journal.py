@@ -20,10 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 import chess
 
+from turnir.domain.games import Side
 from turnir.domain.robot_rules import (
     STAGES,
     CheckStage,
@@ -48,8 +49,6 @@ from turnir.robot.game import (
     Resigned,
 )
 
-Side = Literal["a", "b"]
-
 
 @dataclass(frozen=True)
 class TournamentLink:
@@ -65,6 +64,8 @@ class TournamentLink:
     registration left it to be found from the players' names."""
 
     def __post_init__(self) -> None:
+        if self.white_side is not None:  # "a"/"b" from a file or a row: the domain's Side
+            object.__setattr__(self, "white_side", Side(self.white_side))
         if min(self.tournament_id, self.round, self.table, self.game) < 1:
             raise UserError("a tournament link needs a tournament, round, table and game "
                             "number of 1 or more", code="invalid_link")

@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 import chess
 from pydantic import BaseModel, ConfigDict, Field
 
+from turnir.domain.games import Side
 from turnir.domain.robot_rules import TimeControl, parse_color
 from turnir.domain.text import NAME_LEN, clean_name
 from turnir.robot.clock import ms_to_seconds, seconds_to_ms
@@ -45,7 +46,7 @@ class LinkIn(_In):
     round: int = Field(ge=1)
     table: int = Field(ge=1)
     game: int = Field(default=1, ge=1, le=99, description="the game's number in the match")
-    white: Literal["a", "b"] | None = Field(
+    white: Side | None = Field(
         default=None, description="which player of the pairing plays White (a: the first "
         "named); found from the players' names when not given")
 
@@ -58,7 +59,7 @@ class LinkOut(BaseModel):
     round: int
     table: int
     game: int
-    white: Literal["a", "b"] | None
+    white: Side | None
 
     @staticmethod
     def build(link: TournamentLink | None) -> LinkOut | None:

@@ -39,9 +39,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from turnir.domain.games import Side
 from turnir.domain.model import Stage
 from turnir.domain.online import decided_match
-from turnir.domain.penalties.games import Side as GameSide
 from turnir.domain.results import GameReason
 from turnir.domain.robot_rules import ChessResult, RobotSettings, Rule
 from turnir.domain.text import clean_text
@@ -53,7 +53,6 @@ from turnir.robot.engine import Evaluator
 from turnir.robot.game import EndReason, GameEnd, GameSetup
 from turnir.robot.journal import (
     OnlineResult,
-    Side,
     TournamentLink,
     setup_columns,
     setup_from_columns,
@@ -210,9 +209,9 @@ def _white_side(conn: Tx, link: TournamentLink, setup: GameSetup, a: int,
     names = robot_repo.name_keys(conn, link.tournament_id, (a, b))
     white, black = name_key(setup.white), name_key(setup.black)
     if (white, black) == (names.get(a), names.get(b)):
-        return "a"
+        return Side.A
     if (white, black) == (names.get(b), names.get(a)):
-        return "b"
+        return Side.B
     raise UserError(
         "cannot tell which player of round {round} table {table} plays White: the game's "
         "players {white!r} and {black!r} are not the pairing's by name; give tournament.white "
@@ -300,9 +299,8 @@ def _winner_side(row: Mapping[Any, Any]) -> Side | None:
     result = ChessResult(row["result"])
     if result is ChessResult.DRAW:
         return None
-    white: Side = "a" if row["white_side"] == "a" else "b"
-    black: Side = "b" if white == "a" else "a"
-    return white if result is ChessResult.WHITE_WINS else black
+    white = Side(row["white_side"])
+    return white if result is ChessResult.WHITE_WINS else white.other
 
 
 def _reason_of(row: Mapping[Any, Any]) -> GameReason:
@@ -340,7 +338,7 @@ def _apply_match(conn: Tx, game: Mapping[Any, Any], actor: str) -> None:
         top = pairing["stage"] == Stage.TOP.value
         try:
             winners = [_winner_side(g) for g in ended]
-            match = decided_match([None if w is None else GameSide(w) for w in winners],
+            match = decided_match(winners,
                                   best_of=pairing["top_best_of" if top else "best_of"],
                                   elimination=top)
             if match is None:
@@ -351,7 +349,7 @@ def _apply_match(conn: Tx, game: Mapping[Any, Any], actor: str) -> None:
                     record_result_in(
                         conn, tid, number, table, match, actor=actor,
                         idempotency_key=f"robot:{game['end_id']}",
-                        games_played=[GameReport(None if w is None else GameSide(w),
+                        games_played=[GameReport(w,
                                                  _reason_of(g))
                                       for w, g in zip(winners, ended, strict=True)])
         except UserError as error:
