@@ -26,7 +26,8 @@ from datetime import datetime
 from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from turnir.storage.tables import Base, BigId, _entry_key, _tables, _version_check
+from turnir.domain.accounts import AccountRole
+from turnir.storage.tables import Base, BigId, _choice, _entry_key, _tables, _version_check
 
 ACCOUNT_ROLES = ("organizer", "head_judge", "floor_judge", "player")
 
@@ -36,8 +37,7 @@ class Account(Base):
 
     __tablename__ = "accounts"
     __table_args__ = (
-        CheckConstraint("role IN ('organizer', 'head_judge', 'floor_judge', 'player')",
-                        name="role"),
+        _choice("role", tuple(str(r) for r in AccountRole)),
         _version_check(),
     )
 
