@@ -15,7 +15,6 @@ from sqlalchemy import select
 
 from tests.robot.builders import FIRST
 from tests.services.builders import ORGANIZER, event
-from turnir.web.robot_api import PREFIX, create_robot_app
 from turnir.robot.clock import ManualClock
 from turnir.robot.engine import Evaluator, ScriptedEvaluator
 from turnir.robot.robot import Robot
@@ -24,6 +23,7 @@ from turnir.services.robot_tokens import DatabaseTokens, create_robot_token
 from turnir.services.rounds import start_round
 from turnir.storage.database import Database
 from turnir.storage.tables import audit_log
+from turnir.web.robot_api import PREFIX, create_robot_app
 
 LAGGING = ({"type": "move", "at": 10, "move": "g1f3", "lag": 0.3},
            {"type": "move", "at": 20, "move": "g8f6", "lag": 6.5},

@@ -10,10 +10,10 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.robot.builders import FIRST, make_robot
-from turnir.web.robot_api import PREFIX, create_robot_app, create_robot_router
 from turnir.robot.auth import StaticTokens
 from turnir.robot.clock import ManualClock
 from turnir.robot.robot import Robot
+from turnir.web.robot_api import PREFIX, create_robot_app, create_robot_router
 
 GAME = {"game_id": "r1-t1", "white": "alice", "black": "bob", "time_control": "3+0",
         "round_start": 0}

@@ -29,7 +29,6 @@ from tests.robot.online_builders import (
 )
 from tests.services.builders import ORGANIZER
 from turnir.cli.main import app as cli
-from turnir.web.robot_api import PREFIX, create_robot_app, create_robot_router
 from turnir.robot.auth import StaticTokens, new_token, token_hash
 from turnir.robot.game import Resigned
 from turnir.robot.journal import TournamentLink
@@ -51,6 +50,7 @@ from turnir.services.robot_tokens import (
 from turnir.storage.database import Database
 from turnir.storage.tables import audit_log, tournaments
 from turnir.storage.tables_robot import robot_games, robot_tokens
+from turnir.web.robot_api import PREFIX, create_robot_app, create_robot_router
 
 runner = CliRunner()
 GAME = {"game_id": "g1", "white": "alice", "black": "bob", "time_control": "3+0",

@@ -29,7 +29,6 @@ from turnir.cli.main import app as cli
 from turnir.domain.results import GameReason, parse_result
 from turnir.domain.robot_rules import ChessResult, Rule
 from turnir.errors import ConflictError, NotFoundError, UserError
-from turnir.web.robot_api import PREFIX
 from turnir.robot.clock import ManualClock
 from turnir.robot.engine import (
     DEFAULT_STOCKFISH,
@@ -57,6 +56,7 @@ from turnir.services.results import record_result
 from turnir.services.tournaments import finish_tournament
 from turnir.storage.database import Database
 from turnir.storage.tables import games, pairings
+from turnir.web.robot_api import PREFIX
 
 runner = CliRunner()
 

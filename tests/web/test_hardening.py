@@ -502,8 +502,8 @@ def test_item11_templates_have_no_inline_script_or_style() -> None:
 
 def test_item7_and_item11_the_robot_api_has_the_limit_and_the_headers() -> None:
     from tests.robot.builders import make_robot
-    from turnir.web.robot_api import PREFIX, create_robot_app
     from turnir.robot.auth import StaticTokens, new_token
+    from turnir.web.robot_api import PREFIX, create_robot_app
 
     robot, _, _ = make_robot()
     token = new_token()
