@@ -77,8 +77,8 @@ def record(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentP
                        correction=correct, expected_version=version,
                        account_id=staff.account_id)
     ctx = grid_context(pages.results_grid(state.db, tid, round))
-    if is_htmx(request):
-        return render(request, "_grid.html", **ctx)
+    if is_htmx(request):  # recorded: an earlier error above the grid goes (issue 12 item 7)
+        return render(request, "_grid.html", clear_messages=True, **ctx)
     return render(request, "results.html", tab="results", **ctx)
 
 
