@@ -51,6 +51,47 @@ class ChartText:
     axis: str = "Rating"
 
 
+def _plain_tick(value: Decimal) -> str:
+    return f"{value:f}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChartFormat:
+    """How the chart writes numbers and days, and its text size (a page passes its locale's
+    forms and a size readable when the chart is scaled down to a phone's width)."""
+
+    value: Callable[[Decimal], str] = str
+    """A rating at a point (and in the titles and the description)."""
+    tick: Callable[[Decimal], str] = _plain_tick
+    """A value of the y axis."""
+    day: Callable[[date], str] = date.isoformat
+    font_size: int = 12
+    """The size of every text but the title (in the SVG's units)."""
+
+
+def text_width(content: str, size: float, *, bold: bool = False) -> float:
+    """A generous estimate of a text's width in a sans-serif font (no font metrics here)."""
+    return len(content) * size * (0.72 if bold else 0.64)
+
+
+@dataclass(frozen=True, slots=True)
+class _Box:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def hits(self, other: _Box, gap: float = 2) -> bool:
+        return not (self.x1 + gap <= other.x0 or other.x1 + gap <= self.x0
+                    or self.y1 + gap <= other.y0 or other.y1 + gap <= self.y0)
+
+
+def _box(x: float, baseline: float, content: str, size: float, anchor: str) -> _Box:
+    width = text_width(content, size)
+    left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+    return _Box(left, baseline - size, left + width, baseline + size * 0.3)
+
+
 @dataclass(frozen=True, slots=True)
 class _Frame:
     width: int
@@ -59,6 +100,7 @@ class _Frame:
     right: int = 24
     top: int = 56
     bottom: int = 64
+    font: int = 12
 
     @property
     def plot_width(self) -> int:
@@ -67,6 +109,15 @@ class _Frame:
     @property
     def plot_height(self) -> int:
         return self.height - self.top - self.bottom
+
+
+def _frame(width: int, height: int, font: int, tick_labels: Sequence[str]) -> _Frame:
+    """Margins wide enough for the tick labels, the axis' name, the title and the legend
+    (never narrower than the classic 64/24/56/64 of a 12-unit text)."""
+    widest = max((text_width(label, font) for label in tick_labels), default=0)
+    return _Frame(width, height, left=max(64, math.ceil(widest + font * 1.6 + 10)),
+                  right=max(24, font * 2), top=max(56, math.ceil(font * 4.6)),
+                  bottom=max(64, math.ceil(font * 2.4 + 10)), font=font)
 
 
 def nice_ticks(low: Decimal, high: Decimal, *, count: int = 5) -> list[Decimal]:
@@ -101,30 +152,34 @@ def _text(x: float, y: float, content: str, **attributes: str) -> str:
     return f'<text x="{_number(x)}" y="{_number(y)}"{extra}>{escape(content)}</text>'
 
 
-def _tick_label(value: Decimal) -> str:
-    return f"{value:f}"
-
-
 def rating_chart_svg(points: Sequence[ChartPoint], *, width: int = 720, height: int = 360,
-                     text: ChartText | None = None) -> str:
-    """The chart of ``points`` (oldest first) as an SVG document string."""
+                     text: ChartText | None = None, form: ChartFormat | None = None) -> str:
+    """The chart of ``points`` (oldest first) as an SVG document string; no two of its
+    texts overlap (a value label that would is left out: it stays in the point's title)."""
     words = text or ChartText()
-    frame = _Frame(width, height)
+    form = form or ChartFormat()
+    font = form.font_size
+    values = [p.professional for p in points] + [p.warlock for p in points
+                                                 if p.warlock is not None]
+    ticks = nice_ticks(min(values), max(values)) if values else []
+    frame = _frame(width, height, font, [form.tick(t) for t in ticks])
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="chart-title '
-            f'chart-desc" font-family="sans-serif" font-size="12">')
+            f'chart-desc" font-family="sans-serif" font-size="{font}">')
+    title_size = round(font * 4 / 3)
+    title_y = title_size + 6
+    placed = [_Box(frame.left, title_y - title_size,
+                   frame.left + text_width(words.title, title_size, bold=True), title_y)]
     parts = [head, f'<title id="chart-title">{escape(words.title)}</title>',
-             f'<desc id="chart-desc">{escape(_describe(points, words))}</desc>',
+             f'<desc id="chart-desc">{escape(_describe(points, words, form))}</desc>',
              f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
-             _text(frame.left, 22, words.title, font_size="16", font_weight="bold")]
+             _text(frame.left, title_y, words.title, font_size=str(title_size),
+                   font_weight="bold")]
     if not points:
         parts.append(_text(width / 2, height / 2, words.empty, text_anchor="middle",
                            fill="#555555"))
         parts.append("</svg>")
         return "\n".join(parts)
-    values = [p.professional for p in points] + [p.warlock for p in points
-                                                 if p.warlock is not None]
-    ticks = nice_ticks(min(values), max(values))
     low, high = ticks[0], ticks[-1]
 
     def y_of(value: Decimal) -> float:
@@ -136,26 +191,28 @@ def rating_chart_svg(points: Sequence[ChartPoint], *, width: int = 720, height: 
             return frame.left + frame.plot_width / 2
         return frame.left + frame.plot_width * index / (len(points) - 1)
 
-    parts.extend(_axes(frame, ticks, y_of, words))
-    parts.extend(_x_labels(frame, points, x_of, words))
-    parts.extend(_series(points, "professional", words.professional, PROFESSIONAL_COLOUR,
-                         x_of, y_of, dashed=False, label_above=True))
-    parts.extend(_series(points, "warlock", words.warlock, WARLOCK_COLOUR, x_of, y_of,
-                         dashed=True, label_above=False))
-    parts.extend(_legend(frame, words))
+    parts.extend(_legend(frame, words, title_y + round(font * 1.5), placed))
+    parts.extend(_axes(frame, ticks, y_of, words, form, placed))
+    parts.extend(_x_labels(frame, points, x_of, words, form, placed))
+    for kind, name, colour, above in (
+            ("professional", words.professional, PROFESSIONAL_COLOUR, True),
+            ("warlock", words.warlock, WARLOCK_COLOUR, False)):
+        parts.extend(_series(points, kind, _Line(name, colour, dashed=not above,
+                                                 label_above=above),
+                             x_of, y_of, form, frame, placed))
     parts.append("</svg>")
     return "\n".join(parts)
 
 
-def _describe(points: Sequence[ChartPoint], words: ChartText) -> str:
+def _describe(points: Sequence[ChartPoint], words: ChartText, form: ChartFormat) -> str:
     if not points:
         return words.empty
     first, last = points[0], points[-1]
-    summary = (f"{words.professional}: {first.professional} → {last.professional} "
-               f"({len(points) - 1})")
+    summary = (f"{words.professional}: {form.value(first.professional)} → "
+               f"{form.value(last.professional)} ({len(points) - 1})")
     warlock = [p.warlock for p in points if p.warlock is not None]
     if warlock:
-        summary += f"; {words.warlock}: {warlock[0]} → {warlock[-1]}"
+        summary += f"; {words.warlock}: {form.value(warlock[0])} → {form.value(warlock[-1])}"
     return summary
 
 
@@ -163,9 +220,11 @@ YOf = Callable[[Decimal], float]
 XOf = Callable[[int], float]
 
 
-def _axes(frame: _Frame, ticks: Sequence[Decimal], y_of: YOf, words: ChartText) -> list[str]:
+def _axes(frame: _Frame, ticks: Sequence[Decimal], y_of: YOf, words: ChartText,
+          form: ChartFormat, placed: list[_Box]) -> list[str]:
     x0, x1 = frame.left, frame.left + frame.plot_width
     y_bottom = frame.top + frame.plot_height
+    font = frame.font
     parts = ['<g class="grid" stroke="#dddddd" stroke-width="1">']
     for tick in ticks:
         y = _number(y_of(tick))
@@ -177,66 +236,124 @@ def _axes(frame: _Frame, ticks: Sequence[Decimal], y_of: YOf, words: ChartText) 
     parts.append("</g>")
     parts.append('<g class="y-ticks" fill="#333333">')
     for tick in ticks:
-        parts.append(_text(x0 - 6, y_of(tick) + 4, _tick_label(tick), text_anchor="end"))
+        label, baseline = form.tick(tick), y_of(tick) + font / 3
+        placed.append(_box(x0 - 6, baseline, label, font, "end"))
+        parts.append(_text(x0 - 6, baseline, label, text_anchor="end"))
     parts.append("</g>")
     middle = frame.top + frame.plot_height / 2
-    parts.append(f'<text x="14" y="{_number(middle)}" text-anchor="middle" '
-                 f'transform="rotate(-90 14 {_number(middle)})">{escape(words.axis)}</text>')
+    axis_x = font * 7 / 6
+    half = text_width(words.axis, font) / 2
+    placed.append(_Box(axis_x - font, middle - half, axis_x + font * 0.3, middle + half))
+    parts.append(f'<text x="{_number(axis_x)}" y="{_number(middle)}" text-anchor="middle" '
+                 f'transform="rotate(-90 {_number(axis_x)} {_number(middle)})">'
+                 f'{escape(words.axis)}</text>')
     return parts
 
 
-def _x_labels(frame: _Frame, points: Sequence[ChartPoint], x_of: XOf, words: ChartText
-              ) -> list[str]:
-    every = max(1, math.ceil(len(points) / 12))
-    y = frame.top + frame.plot_height + 18
-    parts = ['<g class="x-labels" fill="#333333">']
+def _x_labels(frame: _Frame, points: Sequence[ChartPoint], x_of: XOf, words: ChartText,
+              form: ChartFormat, placed: list[_Box]) -> list[str]:
+    """The days under the points, as many as fit side by side; the first and the last
+    always (the last ends at its point so that it is not cut at the chart's right edge)."""
+    font = frame.font
+    y = frame.top + frame.plot_height + font * 1.5
+    labels = []
     for index, point in enumerate(points):
-        if index % every and index != len(points) - 1:
-            continue
-        label = words.start if point.when is None else point.when.isoformat()
-        # the last label ends at its point so that it is not cut at the chart's right edge
+        label = words.start if point.when is None else form.day(point.when)
         last = index == len(points) - 1 and len(points) > 1
-        parts.append(_text(x_of(index), y, label, text_anchor="end" if last else "middle"))
+        anchor = "end" if last else "middle"
+        box = _box(x_of(index), y, label, font, anchor)
+        if box.x0 < 0 or any(box.hits(other) for other in placed):  # the y axis' labels
+            anchor, box = "start", _box(x_of(index), y, label, font, "start")
+        labels.append((index, label, anchor, box))
+    shown = [labels[0]]
+    for candidate in labels[1:]:
+        if not candidate[3].hits(shown[-1][3], gap=font / 2):
+            shown.append(candidate)
+    if len(labels) > 1 and shown[-1] is not labels[-1]:
+        while len(shown) > 1 and labels[-1][3].hits(shown[-1][3], gap=font / 2):
+            shown.pop()
+        if labels[-1][3].hits(shown[-1][3], gap=font / 2):
+            shown.pop()
+        shown.append(labels[-1])
+    parts = ['<g class="x-labels" fill="#333333">']
+    for index, label, anchor, box in shown:
+        placed.append(box)
+        parts.append(_text(x_of(index), y, label, text_anchor=anchor))
     parts.append("</g>")
     return parts
 
 
-def _series(points: Sequence[ChartPoint], kind: str, name: str, colour: str, x_of: XOf,
-            y_of: YOf, *, dashed: bool, label_above: bool) -> list[str]:
+@dataclass(frozen=True, slots=True)
+class _Line:
+    name: str
+    colour: str
+    dashed: bool
+    label_above: bool
+
+
+def _value_label(x: float, y: float, label: str, line: _Line, frame: _Frame,
+                 placed: list[_Box]) -> str | None:
+    """The value beside its point, above or below (the preferred side first), where it
+    overlaps no other text and stays inside the chart; ``None`` when neither side does."""
+    font = frame.font
+    sides = (y - 8, y + 6 + font)
+    for baseline in sides if line.label_above else reversed(sides):
+        for anchor, at in (("middle", x), ("start", x - 4), ("end", x + 4)):
+            box = _box(at, baseline, label, font, anchor)
+            if box.x0 < 0 or box.x1 > frame.width or box.y0 < 0:
+                continue
+            if any(box.hits(other) for other in placed):
+                continue
+            placed.append(box)
+            return _text(at, baseline, label, text_anchor=anchor, fill=line.colour)
+    return None
+
+
+def _series(points: Sequence[ChartPoint], kind: str, line: _Line, x_of: XOf, y_of: YOf,
+            form: ChartFormat, frame: _Frame, placed: list[_Box]) -> list[str]:
     located = [(index, point, point.professional if kind == "professional" else point.warlock)
                for index, point in enumerate(points)]
     shown = [(index, point, value) for index, point, value in located if value is not None]
     if not shown:
         return []
     coords = " ".join(f"{_number(x_of(i))},{_number(y_of(v))}" for i, _, v in shown)
-    dash = ' stroke-dasharray="6 4"' if dashed else ""
+    dash = ' stroke-dasharray="6 4"' if line.dashed else ""
     parts = [f'<g class="series {kind}">',
-             f'<polyline points="{coords}" fill="none" stroke="{colour}" '
+             f'<polyline points="{coords}" fill="none" stroke="{line.colour}" '
              f'stroke-width="2"{dash}/>']
     labelled = len(points) <= _VALUE_LABELS_UP_TO
     for index, point, value in shown:
         x, y = x_of(index), y_of(value)
-        when = "" if point.when is None else f", {point.when.isoformat()}"
-        parts.append(f'<circle cx="{_number(x)}" cy="{_number(y)}" r="4" fill="{colour}">'
-                     f"<title>{escape(f'{point.label}{when}: {name} {value}')}</title>"
-                     "</circle>")
-        if labelled:
-            parts.append(_text(x, y - 8 if label_above else y + 16, str(value),
-                               text_anchor="middle", fill=colour, font_size="10"))
+        when = "" if point.when is None else f", {form.day(point.when)}"
+        tip = f"{point.label}{when}: {line.name} {form.value(value)}"
+        parts.append(f'<circle cx="{_number(x)}" cy="{_number(y)}" r="4" '
+                     f'fill="{line.colour}"><title>{escape(tip)}</title></circle>')
+        label = _value_label(x, y, form.value(value), line, frame, placed) if labelled else None
+        if label is not None:
+            parts.append(label)
     parts.append("</g>")
     return parts
 
 
-def _legend(frame: _Frame, words: ChartText) -> list[str]:
-    x = frame.left + frame.plot_width - 220
-    y = 40
+def _legend(frame: _Frame, words: ChartText, y: int, placed: list[_Box]) -> list[str]:
+    """Both lines' names, ending at the plot's right edge (from its left edge when that is
+    too narrow)."""
+    font = frame.font
+    first = text_width(words.professional, font)
+    second = text_width(words.warlock, font)
+    total = 30 + first + font * 1.5 + 30 + second
+    x = max(frame.left, frame.left + frame.plot_width - total)
+    x2 = x + 30 + first + font * 1.5
+    baseline = y + font / 3
+    placed.append(_box(x + 30, baseline, words.professional, font, "start"))
+    placed.append(_box(x2 + 30, baseline, words.warlock, font, "start"))
     return [
         '<g class="legend">',
-        f'<line x1="{x}" y1="{y}" x2="{x + 24}" y2="{y}" stroke="{PROFESSIONAL_COLOUR}" '
-        'stroke-width="2"/>',
-        _text(x + 30, y + 4, words.professional),
-        f'<line x1="{x + 120}" y1="{y}" x2="{x + 144}" y2="{y}" stroke="{WARLOCK_COLOUR}" '
-        'stroke-width="2" stroke-dasharray="6 4"/>',
-        _text(x + 150, y + 4, words.warlock),
+        f'<line x1="{_number(x)}" y1="{y}" x2="{_number(x + 24)}" y2="{y}" '
+        f'stroke="{PROFESSIONAL_COLOUR}" stroke-width="2"/>',
+        _text(x + 30, baseline, words.professional),
+        f'<line x1="{_number(x2)}" y1="{y}" x2="{_number(x2 + 24)}" y2="{y}" '
+        f'stroke="{WARLOCK_COLOUR}" stroke-width="2" stroke-dasharray="6 4"/>',
+        _text(x2 + 30, baseline, words.warlock),
         "</g>",
     ]

@@ -17,7 +17,7 @@ from turnir.domain.ratings import NEWCOMER_RATING, optional_rating, to_rating
 from turnir.domain.ratings import RatingKind as RatingKind
 from turnir.domain.text import PLACE_LEN, QUERY_LEN, clean_query, clean_ref, name_key
 from turnir.errors import NotFoundError, UserError
-from turnir.ratings_chart import ChartPoint, ChartText, rating_chart_svg
+from turnir.ratings_chart import ChartFormat, ChartPoint, ChartText, rating_chart_svg
 from turnir.services.common import Database, reading
 from turnir.services.rating_reports import TournamentRatingReport, stored_report
 from turnir.services.ratings import preview_in
@@ -113,9 +113,10 @@ class PlayerRatingProfile:
     """The start, then the ratings after each tournament."""
 
     def chart_svg(self, *, width: int = 720, height: int = 360,
-                  text: ChartText | None = None) -> str:
+                  text: ChartText | None = None, form: ChartFormat | None = None) -> str:
         """The rating-history chart, a self-contained SVG (``turnir.ratings_chart``)."""
-        return rating_chart_svg(self.chart, width=width, height=height, text=text)
+        return rating_chart_svg(self.chart, width=width, height=height, text=text,
+                                form=form)
 
 
 def find_person(db: Database, ref: str | int) -> PersonRef:

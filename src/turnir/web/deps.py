@@ -24,7 +24,7 @@ from turnir.services.pages import RoundPage, round_page
 from turnir.services.tournaments import find_tournament
 from turnir.web.cache import PageCache
 from turnir.web.i18n import COOKIE as LANG_COOKIE
-from turnir.web.i18n import negotiate
+from turnir.web.i18n import Formats, negotiate
 from turnir.web.redirects import safe_next
 from turnir.web.security import (
     CSRF_COOKIE,
@@ -285,6 +285,11 @@ def message(request: Request, text: str, *, kind: str = "ok") -> Response:
 def gettext_for(request: Request) -> Callable[[str], str]:
     """The visitor's translation of a text marked with ``N_``."""
     return get_state(request).templates.gettext[get_visitor(request).locale]
+
+
+def formats_for(request: Request) -> Formats:
+    """The visitor's forms of numbers and dates (the templates' ``rating``, ``dt``...)."""
+    return get_state(request).templates.formats[get_visitor(request).locale]
 
 
 def done(request: Request, url: str) -> Response:

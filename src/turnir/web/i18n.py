@@ -21,7 +21,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from babel import Locale
-from babel.dates import format_datetime, format_time
+from babel.dates import format_date, format_datetime, format_time
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
@@ -100,6 +100,12 @@ class Formats:
         """A rating change with its sign."""
         return ("+" if value > 0 else "") + format_decimal(value, "#,##0.00",
                                                            locale=self.locale)
+
+    def date(self, value: dt.date | None) -> str:
+        """A day in the form of the date part of ``datetime`` ("1 дек. 2026 г.")."""
+        if value is None:
+            return ""
+        return format_date(value, format="medium", locale=self.locale)
 
     def datetime(self, value: dt.datetime | None) -> str:
         if value is None:

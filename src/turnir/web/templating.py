@@ -63,6 +63,7 @@ class Templates:
 
     def __init__(self, tz: tzinfo, globals_: Mapping[str, Any]) -> None:
         self.envs: dict[str, Environment] = {}
+        self.formats: dict[str, Formats] = {}
         for locale in LOCALES:
             env = Environment(
                 loader=FileSystemLoader(TEMPLATES),
@@ -76,7 +77,7 @@ class Templates:
             env.install_gettext_translations(  # type: ignore[attr-defined]
                 translations, newstyle=True)
             env.globals.update(_names(translations.gettext))
-            formats = Formats(locale, tz)
+            formats = self.formats[locale] = Formats(locale, tz)
             env.filters["num"] = formats.number
             env.filters["dt"] = formats.datetime
             env.filters["tm"] = formats.time
