@@ -12,6 +12,7 @@ English.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -130,7 +131,7 @@ def penalty_document(db: Database, tournament_id: int) -> PenaltyDocument:
     )
 
 
-# ----- Markdown -----------------------------------------------------------------------------
+# ----- the layout: the words and the cells, shared by the Markdown and the web page -------
 
 _WORDS: dict[str, Text] = {
     "title": Text("Пенальти", "Penalties"),
@@ -141,10 +142,6 @@ _WORDS: dict[str, Text] = {
     "judges": Text("Судьи", "Judges"),
     "none": Text("Пенальти не выдавались.", "No penalties were given."),
     "given": Text("Выданные пенальти", "Penalties given"),
-    "columns": Text("| № | Игрок | Когда | Нарушение | Пенальти | По Уложению | Судья | "
-                    "Объяснение | Статус |",
-                    "| # | Player | When | Infraction | Penalty | Guide | Judge | "
-                    "Explanation | Status |"),
     "active": Text("действует", "active"), "withdrawn": Text("снято", "withdrawn"),
     "automatic": Text("автоматически", "automatic"),
     "dq": Text("Дисквалификации", "Disqualifications"),
@@ -160,10 +157,40 @@ _WORDS: dict[str, Text] = {
     "rulings": Text("Технические результаты и требования", "Technical results and claims"),
     "round": Text("тур", "round"), "table": Text("стол", "table"), "game": Text("партия", "game"),
     "counts": Text("Итог по игрокам (T-6)", "Totals per player (T-6)"),
-    "count_columns": Text("| Игрок | Поражения в матче | Поражения в партии | Штрафные очки | "
-                          "Предупреждения |",
-                          "| Player | Match losses | Game losses | Penalty points | Warnings |"),
 }
+
+_COLUMNS: dict[str, tuple[Text, ...]] = {
+    "given": (Text("№", "#"), Text("Игрок", "Player"), Text("Когда", "When"),
+              Text("Нарушение", "Infraction"), Text("Пенальти", "Penalty"),
+              Text("По Уложению", "Guide"), Text("Судья", "Judge"),
+              Text("Объяснение", "Explanation"), Text("Статус", "Status")),
+    "counts": (Text("Игрок", "Player"), Text("Поражения в матче", "Match losses"),
+               Text("Поражения в партии", "Game losses"), Text("Штрафные очки", "Penalty points"),
+               Text("Предупреждения", "Warnings")),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentSection:
+    """One section of the document: a table (``columns`` and ``rows``) or a list (``items``)."""
+
+    key: str
+    heading: str
+    columns: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+    items: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentLayout:
+    """The document in one language, as texts in their places: the Markdown and the web page
+    (which escapes every text, names included) are both written from it."""
+
+    title: str
+    facts: tuple[str, ...]
+    note: str
+    """"No penalties were given" when there are none, else empty."""
+    sections: tuple[DocumentSection, ...]
 
 
 def _w(key: str, lang: Language) -> str:
@@ -179,44 +206,62 @@ def _cell(text: str) -> str:
     return " ".join(text.replace("|", "\\|").split())
 
 
-def render_penalty_document(document: PenaltyDocument, *, lang: Language = "ru") -> str:
-    """The penalties section as Markdown (``lang``: ``ru`` or ``en``)."""
-    lines = [f"## {_w('title', lang)}: {document.tournament}", ""]
+def layout_penalty_document(document: PenaltyDocument, *,
+                            lang: Language = "ru") -> DocumentLayout:
+    """The penalties section in ``lang`` (``ru`` or ``en``): the facts and the non-empty
+    sections, in the report's order."""
     official = _w("yes" if document.official else "no", lang)
-    lines.append(f"- {_w('level', lang)}: {_t(level_name(document.rules_level), lang)}; "
-                 f"{_w('official', lang)}: {official}")
-    lines.append(f"- {_w('head', lang)}: {document.head_judge or '—'}")
+    facts = [f"{_w('level', lang)}: {_t(level_name(document.rules_level), lang)}; "
+             f"{_w('official', lang)}: {official}",
+             f"{_w('head', lang)}: {document.head_judge or '—'}"]
     others = [n for n, r in document.judges if r == JudgeRole.FLOOR_JUDGE.value]
     if others:
-        lines.append(f"- {_w('judges', lang)}: {', '.join(others)}")
-    lines.append("")
-    if not document.penalties:
-        lines += [_w("none", lang), ""]
-    for key, body in (("given", _given(document, lang)),
-                      ("dq", _disqualifications(document, lang)),
-                      ("appeals", _appeals(document, lang)),
-                      ("suspensions", _suspensions(document, lang)),
-                      ("rulings", _rulings(document, lang)),
-                      ("counts", _counts(document, lang))):
-        if body:
-            lines += [f"### {_w(key, lang)}", "", *body, ""]
+        facts.append(f"{_w('judges', lang)}: {', '.join(others)}")
+    lists = (("dq", _disqualifications(document, lang)), ("appeals", _appeals(document, lang)),
+             ("suspensions", _suspensions(document, lang)), ("rulings", _rulings(document, lang)))
+    sections = [_given(document, lang),
+                *(DocumentSection(key, _w(key, lang), items=tuple(items)) for key, items in lists),
+                _counts(document, lang)]
+    return DocumentLayout(
+        title=f"{_w('title', lang)}: {document.tournament}", facts=tuple(facts),
+        note="" if document.penalties else _w("none", lang),
+        sections=tuple(s for s in sections if s.rows or s.items))
+
+
+def render_penalty_document(document: PenaltyDocument, *, lang: Language = "ru") -> str:
+    """The penalties section as Markdown (``lang``: ``ru`` or ``en``)."""
+    layout = layout_penalty_document(document, lang=lang)
+    lines = [f"## {layout.title}", "", *(f"- {fact}" for fact in layout.facts), ""]
+    if layout.note:
+        lines += [layout.note, ""]
+    for section in layout.sections:
+        lines += [f"### {section.heading}", ""]
+        if section.columns:
+            lines += ["| " + " | ".join(section.columns) + " |",
+                      "|" + "---|" * len(section.columns)]
+        lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in section.rows]
+        lines += [f"- {item}" for item in section.items]
+        lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _given(document: PenaltyDocument, lang: Language) -> list[str]:
-    if not document.penalties:
-        return []
-    lines = [_w("columns", lang), "|" + "---|" * 9]
+def _table(key: str, lang: Language, rows: Sequence[tuple[str, ...]]) -> DocumentSection:
+    return DocumentSection(key, _w(key, lang), columns=tuple(_t(c, lang) for c in _COLUMNS[key]),
+                           rows=tuple(rows))
+
+
+def _given(document: PenaltyDocument, lang: Language) -> DocumentSection:
+    rows = []
     for p in document.penalties:
         status = _w("active" if p.active else "withdrawn", lang)
         judge = p.judge or _w("automatic", lang)
         if p.confirmed_by and p.confirmed_by != p.judge:
             judge += f" ({p.confirmed_by})"
-        cells = [str(p.seq), f"#{p.player} {p.player_name}", _t(p.given_at.text, lang),
-                 _t(p.reason_name, lang), _t(p.penalty.name_text, lang),
-                 _t(p.guide_penalty.name_text, lang), judge, _t(p.explanation, lang), status]
-        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-    return lines
+        rows.append((str(p.seq), f"#{p.player} {p.player_name}", _t(p.given_at.text, lang),
+                     _t(p.reason_name, lang), _t(p.penalty.name_text, lang),
+                     _t(p.guide_penalty.name_text, lang), judge, _t(p.explanation, lang),
+                     status))
+    return _table("given", lang, rows)
 
 
 def _disqualifications(document: PenaltyDocument, lang: Language) -> list[str]:
@@ -224,7 +269,7 @@ def _disqualifications(document: PenaltyDocument, lang: Language) -> list[str]:
     for d in document.disqualifications:
         after = "" if d.dropped_after is None else f" ({_w('after', lang)} {d.dropped_after})"
         flag = _w("prizes_kept" if d.prize_eligible else "no_prizes", lang)
-        lines.append(f"- #{d.player} {d.name}: {_t(d.penalty.name_text, lang)}{after}; "
+        lines.append(f"#{d.player} {d.name}: {_t(d.penalty.name_text, lang)}{after}; "
                      f"{flag} — {_t(d.explanation, lang)}")
     return lines
 
@@ -237,7 +282,7 @@ def _appeals(document: PenaltyDocument, lang: Language) -> list[str]:
         else:
             what = _w(a.outcome.value, lang)
         note = f" ({a.note})" if a.note else ""
-        lines.append(f"- {_w('appeal_of', lang)} {a.penalty_seq} (#{a.player} "
+        lines.append(f"{_w('appeal_of', lang)} {a.penalty_seq} (#{a.player} "
                      f"{a.player_name}, {_t(a.before.name_text, lang)}): {what}, "
                      f"{a.decided_by}{note}")
     return lines
@@ -247,23 +292,19 @@ def _suspensions(document: PenaltyDocument, lang: Language) -> list[str]:
     lines = []
     for s in document.suspensions:
         until = s.until.isoformat() if s.until is not None else _w("open", lang)
-        lines.append(f"- {s.person_name}: {s.start.isoformat()} — {until}; "
+        lines.append(f"{s.person_name}: {s.start.isoformat()} — {until}; "
                      f"{_t(s.reason, lang)} ({s.issued_by})")
     return lines
 
 
 def _rulings(document: PenaltyDocument, lang: Language) -> list[str]:
-    return [f"- {_w('round', lang)} {r.round}, {_w('table', lang)} {r.table}, "
+    return [f"{_w('round', lang)} {r.round}, {_w('table', lang)} {r.table}, "
             f"{_w('game', lang)} {r.game}: {_t(r.explanation, lang)} ({r.judge})"
             for r in document.rulings]
 
 
-def _counts(document: PenaltyDocument, lang: Language) -> list[str]:
-    if not document.counts:
-        return []
-    lines = [_w("count_columns", lang), "|" + "---|" * 5]
-    for number, c in sorted(document.counts.items()):
-        name = document.names.get(number, "?")
-        lines.append(f"| #{number} {_cell(name)} | {c.match_losses} | {c.game_losses} | "
-                     f"{c.penalty_points} | {c.warnings} |")
-    return lines
+def _counts(document: PenaltyDocument, lang: Language) -> DocumentSection:
+    rows = [(f"#{number} {document.names.get(number, '?')}", str(c.match_losses),
+             str(c.game_losses), str(c.penalty_points), str(c.warnings))
+            for number, c in sorted(document.counts.items())]
+    return _table("counts", lang, rows)

@@ -1,12 +1,12 @@
 """Penalty pages (J-1..J-8): a judge issues a penalty from a phone in three taps (player,
 reason, confirm what ``preview_penalty`` shows), the tournament's penalties with appeals to the
 head judge, a player's own penalty history with the reasons, and the penalties section of the
-tournament report (``penalty_report``)."""
+tournament report (``report``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Form, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -17,7 +17,12 @@ from turnir.services.penalties import give_penalty as service_give_penalty
 from turnir.services.penalties import list_penalties, person_history, preview_penalty
 from turnir.services.penalty_appeals import decide_appeal
 from turnir.services.penalty_catalogue import get_catalogue
-from turnir.services.penalty_report import penalty_report, render_penalty_report
+from turnir.services.penalty_document import (
+    Language,
+    layout_penalty_document,
+    penalty_document,
+    render_penalty_document,
+)
 from turnir.services.players import list_players
 from turnir.web.deps import (
     HeadDep,
@@ -49,7 +54,7 @@ def _text(locale: str) -> Callable[[Text], str]:
 def _common(visitor: Visitor, info: TournamentInfo) -> dict[str, Any]:
     """What every penalty page shows: the tournament, and texts in the visitor's language."""
     text = _text(visitor.locale)
-    return dict(tid=info.id, info=info, title=info.name, text=text,
+    return dict(tid=info.id, info=info, title=info.name, text=text, tab="penalties",
                 penalty_names={p.value: text(p.name_text) for p in Penalty})
 
 
@@ -101,7 +106,7 @@ def penalties(request: Request, state: StateDep, visitor: VisitorDep, staff: Jud
     to decide one."""
     return render(request, "penalties.html",
                   penalties=list(reversed(list_penalties(state.db, info.id))),
-                  appeals=penalty_report(state.db, info.id).appeals,
+                  appeals=penalty_document(state.db, info.id).appeals,
                   outcomes=list(AppealOutcome), choices=CHOICES, may_decide=staff.is_head,
                   **_common(visitor, info))
 
@@ -140,9 +145,16 @@ def history(request: Request, state: StateDep, visitor: VisitorDep, staff: Staff
 
 @router.get("/t/{tid}/penalties/report", response_class=HTMLResponse)
 def report(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
-           info: TournamentDep) -> HTMLResponse:
-    """The penalties section of the tournament report the head judge submits."""
-    found = penalty_report(state.db, info.id)
-    text = render_penalty_report(found, lang="en" if visitor.locale == "en" else "ru")
-    return render(request, "penalty_report.html", report=found, markdown=text,
-                  **_common(visitor, info))
+           info: TournamentDep,
+           download: Annotated[Literal["md"] | None, Query()] = None) -> Response:
+    """The penalties section of the tournament report the head judge submits: on the page
+    as headings, lists and tables; ``?download=md`` the same as a Markdown file."""
+    found = penalty_document(state.db, info.id)
+    lang: Language = "en" if visitor.locale == "en" else "ru"
+    if download == "md":
+        return Response(render_penalty_document(found, lang=lang),
+                        media_type="text/markdown; charset=utf-8", headers={
+                            "Content-Disposition":
+                                f'attachment; filename="penalties-{info.id}.md"'})
+    return render(request, "penalty_report.html",
+                  layout=layout_penalty_document(found, lang=lang), **_common(visitor, info))
