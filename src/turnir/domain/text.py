@@ -14,6 +14,8 @@ SQLite would keep both):
   one space — so "Анна Кото\\u200bва" and "Анна  Котова" are the same name;
 - the *name key* (``name_key``) is what names are compared by: the normal name case-folded and
   in NFKC, so look-alikes that differ only in case, width or ligatures are duplicates;
+- the *search key* (``search_key``) is what searches compare: the name key with ё read as е;
+  a search finds the names holding every word of the query in any order (``name_matches``);
 - lengths are counted in characters after normalisation, and the key must fit too (case
   folding can lengthen a name: "ß" becomes "ss"); the limits are the column lengths.
 """
@@ -82,6 +84,26 @@ def name_key(value: str) -> str:
     compatible = unicodedata.normalize("NFKC", normal_name(value))
     folded = unicodedata.normalize("NFKC", compatible.casefold())
     return " ".join(folded.split())
+
+
+def search_key(value: str) -> str:
+    """The form names are searched in: the name key with ё read as е (people type "Ковалев"
+    for "Ковалёв" and the other way round). Only for finding; duplicates use ``name_key``."""
+    return name_key(value).replace("\u0451", "\u0435")
+
+
+def search_words(query: str) -> tuple[str, ...]:
+    """The words of a search query in their search form (``search_key``), each once."""
+    return tuple(dict.fromkeys(search_key(query).split()))
+
+
+def name_matches(query: str, name: str) -> bool:
+    """Whether ``name`` holds every word of ``query``, in any order, as part of it (case, ё/е
+    and spacing ignored): "Ковалев Иван" and "иван ковал" find "Иван Ковалёв". An empty
+    query matches nothing."""
+    words = search_words(query)
+    key = search_key(name)
+    return bool(words) and all(word in key for word in words)
 
 
 def _check_length(value: str, field: str, max_len: int, *, key: str | None = None) -> None:

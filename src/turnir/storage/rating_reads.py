@@ -14,7 +14,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import Connection, Select, func, select
+from sqlalchemy import ColumnElement, Connection, Select, and_, func, select
 
 from turnir.domain.ratings import (
     Bound,
@@ -24,6 +24,7 @@ from turnir.domain.ratings import (
     parse_exact,
     to_rating,
 )
+from turnir.domain.text import search_words
 from turnir.errors import Term
 from turnir.storage.ratings import Pair, PersonRef, utc
 from turnir.storage.tables import people, tournaments
@@ -48,6 +49,14 @@ class LeaderboardLine:
     """Rated tournaments played."""
 
 
+def name_has_words(query: str) -> ColumnElement[bool]:
+    """People whose name holds every word of ``query`` in any order, case and ё/е ignored
+    (``turnir.domain.text.name_matches`` in SQL: the stored name key with ё replaced by е
+    contains each word; the same on SQLite and PostgreSQL)."""
+    key = func.replace(people.c.name_key, "\u0451", "\u0435")
+    return and_(*(key.contains(word, autoescape=True) for word in search_words(query)))
+
+
 def _ranked(by: RatingKind, key: str, city: str, club: str) -> Select[Any]:
     c = rating_current.c
     rating = c.professional if by is RatingKind.PROFESSIONAL else c.warlock
@@ -57,8 +66,8 @@ def _ranked(by: RatingKind, key: str, city: str, club: str) -> Select[Any]:
     query = (select(ranked.c.rank, people.c.id, people.c.name, people.c.city, people.c.club,
                     ranked.c.professional, ranked.c.warlock, ranked.c.tournaments)
              .join(people, people.c.id == ranked.c.person_id))
-    if key:
-        query = query.where(people.c.name_key.contains(key, autoescape=True))
+    if key.strip():
+        query = query.where(name_has_words(key))
     if city:
         query = query.where(people.c.city == city)
     if club:
@@ -113,10 +122,13 @@ def people_named(conn: Connection, key: str) -> list[int]:
 
 
 def rated_people_named_like(conn: Connection, key: str, *, limit: int) -> list[int]:
-    """Rated people whose name key contains ``key`` (at most ``limit``), by name."""
+    """Rated people whose name holds every word of ``key`` in any order, case and ё/е
+    ignored (at most ``limit``), by name."""
+    if not key.strip():
+        return []
     return [int(pid) for pid in conn.execute(
         select(people.c.id).join(rating_current, rating_current.c.person_id == people.c.id)
-        .where(people.c.name_key.contains(key, autoescape=True))
+        .where(name_has_words(key))
         .order_by(people.c.name_key, people.c.id).limit(limit)).scalars()]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Connection, RowMapping, Table, func, insert, select, update
 
-from turnir.domain.text import NAME_LEN, clean_ref
+from turnir.domain.text import NAME_LEN, clean_ref, name_matches
 from turnir.errors import ConflictError, NotFoundError, Term, UserError
 from turnir.storage.audit import AuditEntry as AuditEntry
 from turnir.storage.audit import Change as Change
@@ -148,7 +148,7 @@ def entry_by_ref(conn: Connection, tournament_id: int, ref: str | int) -> RowMap
     if row is not None:
         return row
     partial = [r for r in conn.execute(base.order_by(entries.c.number)).mappings()
-               if key in r["name_key"]]
+               if name_matches(text, r["name"])]
     if len(partial) == 1:
         return partial[0]
     if not partial:

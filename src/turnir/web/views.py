@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from turnir.domain.model import Pairing, PairingKind, Round, Stage
 from turnir.domain.pairing.elimination import top_rounds_needed
+from turnir.domain.text import name_matches
 from turnir.domain.tournament import Phase, Tournament
 
 
@@ -98,11 +99,9 @@ def by_name(lines: Sequence[Line]) -> list[NameLine]:
 
 
 def find_by_name(lines: Sequence[Line], query: str) -> list[NameLine]:
-    """The players whose name contains every word of ``query`` (case-insensitive)."""
-    words = query.casefold().split()
-    if not words:
-        return []
-    return [n for n in by_name(lines) if all(w in n.me.name.casefold() for w in words)]
+    """The players whose name contains every word of ``query``, in any order (case and ё/е
+    ignored, ``turnir.domain.text.name_matches``)."""
+    return [n for n in by_name(lines) if name_matches(query, n.me.name)]
 
 
 @dataclass(frozen=True, slots=True)
