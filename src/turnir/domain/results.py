@@ -214,6 +214,17 @@ class MatchResult:
                 code="drawn_elimination", score=self.score,
             )
 
+    def validate_report(self) -> None:
+        """A player's own report of a played match names at least one game (S-2): ``0-0``
+        with no drawn game cannot come from the games. A match without games (an intentional
+        draw, S-4; a no-show, a double loss) is its own ending, recorded by a judge."""
+        if self.ending is MatchEnding.PLAYED and self.wins_a + self.wins_b + self.draws == 0:
+            raise UserError(
+                "{score}: no game was played; report the games won by each player and the "
+                "drawn games, or ask a judge to record a match without games",
+                code="bad_result", score=self.score,
+            )
+
     def points(self, table: PointsTable) -> tuple[int, int]:
         """Match points of A and B (S-2, S-7; ``PointsTable.of``)."""
         return table.of(self.outcome)

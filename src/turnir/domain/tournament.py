@@ -427,6 +427,8 @@ def check_result_change(
     elimination_match = stage is Stage.TOP
     best_of = settings.top_best_of if elimination_match else settings.best_of
     result.validate(best_of=best_of, elimination=elimination_match)
+    if by_player:
+        result.validate_report()
     if pairing.result == result and not games_differ:
         return False
     if pairing.result is not None and by_player:

@@ -91,8 +91,10 @@ def report(request: Request, state: StateDep, visitor: VisitorDep, tid: Tourname
     account = visitor.require(PLAYERS)
     answer = pages.report_score(state.db, tid, round, table, mine=mine, theirs=theirs,
                                 draws=draws, account=account)
-    return message(request, gettext_for(request)(REPORTED[answer.status]),
-                   kind="warn" if answer.status is ReportStatus.DISPUTED else "ok")
+    response = message(request, gettext_for(request)(REPORTED[answer.status]),
+                       kind="warn" if answer.status is ReportStatus.DISPUTED else "ok")
+    response.headers["HX-Trigger"] = "result-reported"  # the page shows the new state
+    return response
 
 
 @router.get("/t/{tid}/print/{kind}", response_class=HTMLResponse)

@@ -1,0 +1,105 @@
+"""Issue 12, items 5 and 9: a player's own report in the browser (Playwright, Chromium).
+
+Item 5: a best-of-3 "0-0" with no drawn game cannot come from the games (S-2) and is refused
+from a player with a readable message; a judge's match without games (intentional draw, S-4; a
+double no-show) is its own ending and stays possible. Item 9: once the opponent's report is
+confirmed, the player's page shows the recorded result and no longer asks to confirm.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.services.builders import ORGANIZER
+from tests.web.conftest import LiveServer, add_account
+from tests.web.test_browser import PHONE, _open_table, _player_login, login, new_page
+from turnir.domain.model import Pairing, Settings, Stage
+from turnir.domain.results import MatchEnding, MatchOutcome, MatchResult
+from turnir.domain.tournament import check_result_change
+from turnir.errors import UserError
+from turnir.services.accounts import AccountRole
+from turnir.services.judges import JudgeRole, add_judge
+from turnir.services.reports import round_reports
+from turnir.services.rounds import current_round
+
+NO_SHOWS = MatchResult(0, 0, 0, MatchOutcome.DOUBLE_LOSS, MatchEnding.NO_SHOW)
+
+
+def _players(server: LiveServer, browser: Any) -> tuple[int, int, Page, Page, list[Page]]:
+    """A running round; the two players of one table logged in on phones at its page."""
+    add_account(server.db, "org", AccountRole.ORGANIZER)
+    tid, table, _, _ = _open_table(server)
+    add_judge(server.db, tid, role=JudgeRole.ORGANIZER, login="org", actor=ORGANIZER)
+    line = current_round(server.db, tid).round.pairing_at(table)
+    assert line.b is not None
+    org = new_page(browser, locale="en-US")
+    login(org, server, "org")
+    opened = [org]
+    for number in (line.a, line.b):
+        name, password = _player_login(org, server, tid, number)
+        page = new_page(browser, locale="en-US", viewport=PHONE)
+        login(page, server, name, password)
+        page.goto(f"{server.url}/t/{tid}")
+        expect(page.locator("#my-match")).to_contain_text(f"Table {table}")
+        opened.append(page)
+    return tid, table, opened[1], opened[2], opened
+
+
+def _report(page: Page, mine: str, theirs: str, draws: str = "0") -> None:
+    page.fill("#report input[name=mine]", mine)
+    page.fill("#report input[name=theirs]", theirs)
+    page.fill("#report input[name=draws]", draws)
+    page.click("#report button[type=submit]")
+
+
+def test_item5_a_player_cannot_report_0_0_without_drawn_games(live_server: LiveServer,
+                                                              browser: Any) -> None:
+    tid, table, a, _, opened = _players(live_server, browser)
+    _report(a, "0", "0")
+    expect(a.locator("#messages")).to_contain_text("no game was played")
+    assert round_reports(live_server.db, tid, 1) == {}
+    assert current_round(live_server.db, tid).round.pairing_at(table).result is None
+    _report(a, "0", "0", draws="1")  # one drawn game is a result that can happen
+    expect(a.locator("#messages")).to_contain_text("Reported")
+    assert table in round_reports(live_server.db, tid, 1)
+    for page in opened:
+        page.context.close()
+
+
+@pytest.mark.parametrize("result", [MatchResult.intentional_draw(), NO_SHOWS])
+def test_item5_a_judge_still_records_a_match_without_games(result: MatchResult) -> None:
+    def change(by_player: bool) -> bool:
+        return check_result_change(Pairing(1, 1, 2), result, round_number=1,
+                                   stage=Stage.SWISS, settings=Settings(), last_round=1,
+                                   correction=False, by_player=by_player)
+
+    assert change(False) and change(True)
+    with pytest.raises(UserError, match="no game was played"):
+        check_result_change(Pairing(1, 1, 2), MatchResult.played(0, 0), round_number=1,
+                            stage=Stage.SWISS, settings=Settings(), last_round=1,
+                            correction=False, by_player=True)
+
+
+def test_item9_after_confirming_the_page_shows_the_result_not_confirm(
+        live_server: LiveServer, browser: Any) -> None:
+    tid, table, a, b, opened = _players(live_server, browser)
+    _report(a, "2", "1")
+    expect(a.locator("#messages")).to_contain_text("Reported")
+    b.reload()
+    expect(b.locator("#my-match")).to_contain_text("Your opponent reported 1-2")
+    _report(b, "1", "2")
+    expect(b.locator("#messages")).to_contain_text("recorded")
+    assert current_round(live_server.db, tid).round.pairing_at(table).result is not None
+    # without a reload: the recorded result, no "confirm" card and no report form
+    expect(b.locator("#my-match")).to_contain_text("The result is recorded.")
+    expect(b.locator("#my-match")).to_contain_text("2-1")  # A first, as the names
+    expect(b.locator("#my-match")).not_to_contain_text("Your opponent reported")
+    expect(b.locator("#report")).to_have_count(0)
+    expect(b.locator("#messages")).to_contain_text("recorded")
+    b.reload()
+    expect(b.locator("#report")).to_have_count(0)
+    for page in opened:
+        page.context.close()
