@@ -38,8 +38,8 @@ from turnir.services.players import (
     register_players,
 )
 from turnir.services.queries import audit_log
-from turnir.services.reports import start_timer
 from turnir.services.results import record_result
+from turnir.services.round_clock import start_timer
 from turnir.services.rounds import current_round, start_round, undo_round
 from turnir.services.tournaments import create_tournament, finish_tournament
 from turnir.storage.database import Database

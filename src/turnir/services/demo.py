@@ -20,8 +20,8 @@ from turnir.services.accounts import AccountRole, create_account, find_account, 
 from turnir.services.common import Database, TournamentInfo
 from turnir.services.judges import add_judge, list_judges
 from turnir.services.players import list_players, register_players
-from turnir.services.reports import start_timer
 from turnir.services.results import record_result
+from turnir.services.round_clock import start_timer
 from turnir.services.rounds import RoundView, start_round
 from turnir.services.tournaments import create_tournament, finish_tournament, list_tournaments
 

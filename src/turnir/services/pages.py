@@ -44,15 +44,13 @@ from turnir.services.online import robot_allowed
 from turnir.services.players import PlayerInfo
 from turnir.services.reports import (
     ReportAnswer,
-    RoundTimer,
     TableReports,
     pairing_versions,
     report_result,
     round_reports,
-    round_timer,
-    start_timer,
 )
 from turnir.services.results import RecordedResult, record_result
+from turnir.services.round_clock import RoundTimer, round_timer, start_timer
 from turnir.services.tournaments import get_tournament
 
 

@@ -14,8 +14,7 @@ is gone when its round is undone, and it no longer counts (and is deleted) once 
 someone else at the table, so a stale report can never confirm a different match. Once the
 table has a result, its reports are settled and no longer shown.
 
-The round clock lives in ``turnir.services.round_clock`` (re-exported here for the pages that
-still import it from this module).
+The round clock is ``turnir.services.round_clock``.
 """
 
 from __future__ import annotations
@@ -30,9 +29,6 @@ from turnir.errors import InvariantError, UserError
 from turnir.services.accounts import AccountInfo
 from turnir.services.common import Database, Tx, changing, reading, refuse_when_finished
 from turnir.services.results import RecordedResult, found_match, locked_slot, record_in_slot
-from turnir.services.round_clock import RoundTimer as RoundTimer
-from turnir.services.round_clock import round_timer as round_timer
-from turnir.services.round_clock import start_timer as start_timer
 from turnir.storage import results_repo
 from turnir.storage.repositories import round_row
 from turnir.storage.result_reports import open_round_reports, pairing_reports, save_report

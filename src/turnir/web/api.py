@@ -33,8 +33,8 @@ from turnir.services.accounts import set_password as reset_account_password
 from turnir.services.common import TournamentInfo
 from turnir.services.judges import add_judge, list_judges, remove_staff
 from turnir.services.queries import get_standings
-from turnir.services.reports import start_timer
 from turnir.services.results import record_result
+from turnir.services.round_clock import start_timer
 from turnir.services.rounds import start_round, undo_round
 from turnir.services.tournaments import (
     create_tournament,

@@ -139,7 +139,7 @@ class TimerIn(_In):
 
 
 class TimerOut(_Out):
-    """A round's clock (``turnir.services.reports.RoundTimer``)."""
+    """A round's clock (``turnir.services.round_clock.RoundTimer``)."""
 
     round: int
     started_at: datetime
