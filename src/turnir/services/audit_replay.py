@@ -38,7 +38,8 @@ Game = tuple[str | None, str]
 """One game as stored: the winner (``a``, ``b`` or ``None`` for a draw) and the reason."""
 
 NEUTRAL = frozenset({
-    "tournament.create", "tournament.finish", "tournament.robot", "player.register",
+    "tournament.create", "tournament.finish", "tournament.robot", "tournament.clock",
+    "player.register",
     "player.import", "player.check_in", "player.drop", "round.timer", "report.submit",
     "robot.dismiss",
 })

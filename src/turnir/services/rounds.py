@@ -25,7 +25,8 @@ from turnir.services.eligibility import check_head_judge_at_start
 from turnir.services.judges import ORGANIZER_ONLY, check_staff
 from turnir.services.penalty_effects import decide_waiting_match_losses
 from turnir.services.players import drop_absent
-from turnir.storage import players_repo, rounds_repo
+from turnir.services.round_clock import RoundTimer, start_clock_in
+from turnir.storage import clock_repo, players_repo, rounds_repo
 from turnir.storage.database import Database
 from turnir.storage.mappers import insert_round, load_tournament, tournament_row
 from turnir.storage.repositories import Change, check_version, round_row
@@ -40,6 +41,10 @@ class RoundView:
     tournament: Tournament
     version: int
     """The tournament's version after the change."""
+    left_out: tuple[str, ...] = ()
+    """Players dropped before round 1 because they did not check in (their names)."""
+    clock: RoundTimer | None = None
+    """The round's clock, when pairing started it (the setting ``clock_minutes``)."""
 
 
 def round_json(rnd: Round) -> dict[str, Any]:
@@ -52,15 +57,21 @@ def round_json(rnd: Round) -> dict[str, Any]:
 def start_round(
     db: Database, tournament_id: int, *, actor: str, expected_version: int | None = None,
     drop_absent_players: bool = False, account_id: int | None = None,
+    leave_out_absent: bool = False,
 ) -> RoundView:
     """Pair the next round: Swiss while Swiss rounds remain, then the top (P-1..P-5).
 
     With ``drop_absent_players`` before round 1, players who did not check in are dropped
-    first (each drop logged). A web account (``account_id``) must be the organizer.
+    first (each drop logged; refused when nobody checked in). ``leave_out_absent`` (the web's
+    default, issue 12 item 6): the same once check-in has started (someone checked in), and
+    nothing while nobody has. The view names who was left out. When the tournament's setting
+    "start the clock with the round" is set, the round's clock starts with it. A web account
+    (``account_id``) must be the organizer.
     """
+    absent = "drop" if drop_absent_players else "leave_out" if leave_out_absent else "keep"
     with changing(db, tournament_id, actor) as change:
         check_staff(change.conn, tournament_id, account_id, ORGANIZER_ONLY, what="pair rounds")
-        return _pair(change, tournament_id, expected_version, drop_absent_players, top=False)
+        return _pair(change, tournament_id, expected_version, absent, top=False)
 
 
 def build_top(
@@ -69,21 +80,30 @@ def build_top(
     """Pair the first round of the top from the Swiss standings (P-5); refused before the last
     Swiss round is over or when the tournament has no top."""
     with changing(db, tournament_id, actor) as change:
-        return _pair(change, tournament_id, expected_version, False, top=True)
+        return _pair(change, tournament_id, expected_version, "keep", top=True)
+
+
+def _drop_absent(change: Change, tournament_id: int, absent: str) -> list[int]:
+    """Before round 1: drop who did not check in (``absent``: drop, leave_out or keep)."""
+    conn = change.conn
+    checked_in = players_repo.count_entries(conn, tournament_id, checked_in_only=True)
+    if absent == "drop" and not checked_in:
+        raise ConflictError("nobody has checked in yet", code="nobody_checked_in")
+    if absent == "keep" or not checked_in:
+        return []
+    return drop_absent(conn, tournament_id, change.actor, change.at)
 
 
 def _pair(change: Change, tournament_id: int, expected_version: int | None,
-          drop_absent_players: bool, *, top: bool) -> RoundView:
+          absent: str, *, top: bool) -> RoundView:
     conn = change.conn
     row = tournament_row(conn, tournament_id)
     refuse_when_finished(row)
     check_version(conn, tournament_id, "tournament", tournament_id, "the tournament",
                   expected_version, row["version"])
     dropped: list[int] = []
-    if drop_absent_players and row["status"] == Status.REGISTRATION:
-        if not players_repo.count_entries(conn, tournament_id, checked_in_only=True):
-            raise ConflictError("nobody has checked in yet", code="nobody_checked_in")
-        dropped = drop_absent(conn, tournament_id, change.actor, change.at)
+    if row["status"] == Status.REGISTRATION:
+        dropped = _drop_absent(change, tournament_id, absent)
     if row["status"] == Status.REGISTRATION:
         check_head_judge_at_start(conn, tournament_id)  # J-8
     t = load_tournament(conn, tournament_id)
@@ -105,11 +125,16 @@ def _pair(change: Change, tournament_id: int, expected_version: int | None,
         change.log(tournament_id, "player.drop", "entry", number, {"dropped_after": None},
                    {"dropped_after": 0, "reason": "did not check in"})
     change.log(tournament_id, "round.pair", "round", rnd.number, None, round_json(rnd))
+    minutes = clock_repo.clock_minutes(conn, tournament_id)
+    clock = None if not minutes else start_clock_in(change, tournament_id, rnd.number, minutes,
+                                                    change.at)
     if decide_waiting_match_losses(change, tournament_id, rnd.number):  # J-3
         paired = load_tournament(conn, tournament_id)
         rnd = paired.rounds[-1]
         version = tournament_row(conn, tournament_id)["version"]
-    return RoundView(rnd, paired, version)
+    names = {p.id: p.name for p in t.players}
+    return RoundView(rnd, paired, version, tuple(names[n] for n in dropped if n in names),
+                     clock)
 
 
 def undo_round(

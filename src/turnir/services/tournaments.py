@@ -24,6 +24,7 @@ from turnir.services.judges import (
     account_for_staff,
     add_staff_in,
     check_staff,
+    list_judges,
 )
 from turnir.storage import repositories, tournaments_repo
 from turnir.storage.database import Database
@@ -147,3 +148,30 @@ def finish_tournament(
                    {"status": Status.FINISHED.value, "version": row["version"] + 1,
                     "early": t.phase is not Phase.FINISHED})
         return tournament_info(conn, tournament_id)
+
+
+@dataclass(frozen=True, slots=True)
+class FinishPreview:
+    """What finishing the tournament will do, for the confirmation page (issue 12 item 8)."""
+
+    info: TournamentInfo
+    rounds_remain: bool
+    """The planned rounds (or the top) are not all played: finishing now is finishing early."""
+    open_tables: tuple[int, ...]
+    """Tables of the last round without a result (finishing is refused until they have one)."""
+    head_judge: bool
+    """The tournament has a head judge; without one it cannot be rated."""
+    rounds: int
+    """Rounds played."""
+
+
+def finish_preview(db: Database, tournament_id: int) -> FinishPreview:
+    """What ``finish_tournament`` would do now, without doing it."""
+    with reading(db) as tx:
+        info = tournament_info(tx, tournament_id)
+        t = load_tournament(tx, tournament_id)
+    current = t.current_round
+    open_tables = () if current is None else tuple(
+        p.table for p in current.pairings if not p.finished)
+    head = any(j.role is StaffRole.HEAD_JUDGE for j in list_judges(db, tournament_id))
+    return FinishPreview(info, t.phase is not Phase.FINISHED, open_tables, head, len(t.rounds))

@@ -1,6 +1,6 @@
 """The statements of the result path (``turnir.services.results``, ``services.reports``,
 ``services.penalty_losses``): the one read of a table's slot, the versioned update of its
-result, its games, the players' pending penalties, the round clock.
+result, its games, the players' pending penalties (the round clock: ``storage.clock_repo``).
 
 The hot path runs prepared statements (``turnir.storage.direct``): recording one result reads
 its slot in one statement (the tournament's settings, the round, the pairing, the last round)
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, update
 
@@ -25,7 +25,6 @@ from turnir.storage.database import Tx
 from turnir.storage.direct import DirectStatement
 from turnir.storage.penalty_rows import penalty_rows, record_from_row
 from turnir.storage.tables import entries, games, pairings, rounds, stages, tournaments
-from turnir.storage.tables_accounts import round_timers
 from turnir.storage.tables_penalties import penalties
 
 
@@ -192,27 +191,3 @@ def set_applied_round(tx: Tx, penalty_id: int, round_number: int | None) -> None
     tx.execute(update(penalties).where(penalties.c.id == penalty_id)
                .values(applied_round=round_number))
 
-
-# ----- the round clock ------------------------------------------------------------------------
-
-
-def set_round_timer(tx: Tx, tournament_id: int, round_number: int, *, started_at: datetime,
-                    duration_s: int) -> None:
-    """Start (or restart) a round's clock."""
-    key = (round_timers.c.tournament_id == tournament_id, round_timers.c.round == round_number)
-    tx.execute(delete(round_timers).where(*key))
-    tx.execute(insert(round_timers).values(tournament_id=tournament_id, round=round_number,
-                                           started_at=started_at, duration_s=duration_s))
-
-
-def round_timer(tx: Tx, tournament_id: int, round_number: int) -> tuple[datetime, int] | None:
-    """When a round's clock started (UTC) and its length in seconds, when it was started."""
-    row = tx.execute(select(round_timers.c.started_at, round_timers.c.duration_s).where(
-        round_timers.c.tournament_id == tournament_id,
-        round_timers.c.round == round_number)).first()
-    if row is None:
-        return None
-    started: datetime = row.started_at
-    if started.tzinfo is None:
-        started = started.replace(tzinfo=UTC)
-    return started, int(row.duration_s)

@@ -154,6 +154,9 @@ class TournamentRow(Base):
     robot_allowed: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
     """The organizer lets the online judge robot record this tournament's results (an online
     tournament; ``turnir.services.online``, migration 0008). Off by default."""
+    clock_minutes: Mapped[int | None]
+    """Pairing a round starts its clock for this many minutes; ``None``: the organizer starts
+    it by hand (``turnir.services.round_clock``, migration 0012)."""
 
 
 class Entry(Base):
@@ -175,6 +178,11 @@ class Entry(Base):
     name: Mapped[str] = mapped_column(String(200))
     name_key: Mapped[str] = mapped_column(String(200))
     """The name case-folded: unique within the tournament."""
+    surname: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    """The surname kept apart, for lists in surname order (``turnir.domain.names``; issue 12,
+    migration 0013: an older entry's is the last word of its name)."""
+    given_name: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    """The given name kept apart (the rest of the name)."""
     city: Mapped[str] = mapped_column(String(100), default="")
     club: Mapped[str] = mapped_column(String(100), default="")
     joined_round: Mapped[int] = mapped_column(default=1)

@@ -116,7 +116,7 @@ class ResultReport(Base):
 
 
 class RoundTimer(Base):
-    """A round's clock: started at ``started_at`` for ``duration_s`` seconds."""
+    """A round's clock: started at ``started_at`` for ``duration_s`` seconds, paused or not."""
 
     __tablename__ = "round_timers"
     __table_args__ = (CheckConstraint("duration_s > 0", name="duration"),)
@@ -125,6 +125,9 @@ class RoundTimer(Base):
     round: Mapped[int] = mapped_column(primary_key=True)
     started_at: Mapped[datetime]
     duration_s: Mapped[int]
+    paused_at: Mapped[datetime | None]
+    """The clock stands still since then; resuming moves ``started_at`` on by the pause
+    (migration 0012)."""
 
 
 (accounts, web_sessions, login_failures, result_reports, round_timers) = _tables(
