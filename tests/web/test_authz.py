@@ -86,6 +86,9 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", f"{A}/standings"): ALL, ("GET", f"{A}/final-places"): ALL,
     ("GET", f"{A}/staff"): JUDGES, ("POST", f"{A}/staff"): ORG,
     ("DELETE", f"{A}/staff/{{judge}}"): ORG,
+    # exports (issue 12): public, like the pages
+    ("GET", f"{T}/standings/export"): ALL, ("GET", f"{T}/places/export"): ALL,
+    ("GET", f"{A}/standings/export"): ALL, ("GET", f"{A}/final-places/export"): ALL,
 }
 """Who may use each route; a role of the staff (organizer, head judge, floor judge) is a role in
 the tournament of the URL (issue 10 item 1)."""

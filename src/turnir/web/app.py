@@ -30,11 +30,18 @@ from turnir.web import (
     audit_pages,
     auth,
     errors,
+    exports,
+    form_once,
     judging,
     organizer,
     penalty_pages,
+    player_pages,
     public,
+    rating_admin_pages,
+    ratings_api,
     ratings_pages,
+    rulings_pages,
+    staff_pages,
 )
 from turnir.web.api import PREFIX as API_PREFIX
 from turnir.web.cache import PageCache, PublicPages
@@ -92,12 +99,16 @@ def create_app(settings: WebSettings, *, db: Database,
         hasher=make_hasher(fast=settings.fast_hashing),
     )
     errors.install(app)
+    form_once.install(app)
     app.add_middleware(PublicPages, cache=cache, stamps=stamps,
                        default_locale=settings.default_locale)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     routers = [public.router, ratings_pages.router, auth.router, organizer.router,
                accounts_pages.router, judging.router, penalty_pages.router, audit_pages.router,
-               api.router]
+               staff_pages.router, rulings_pages.router,
+               player_pages.router,
+               exports.router, exports.api_router, api.router,
+               rating_admin_pages.router, ratings_api.router]
     for router in routers:
         app.include_router(router)
     app.state.routers = routers
