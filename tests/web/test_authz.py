@@ -89,6 +89,7 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     # exports (issue 12): public, like the pages
     ("GET", f"{T}/standings/export"): ALL, ("GET", f"{T}/places/export"): ALL,
     ("GET", f"{A}/standings/export"): ALL, ("GET", f"{A}/final-places/export"): ALL,
+    ("GET", f"{T}/projector"): ALL,  # the projector view (issue 12), public like the pairings
 }
 """Who may use each route; a role of the staff (organizer, head judge, floor judge) is a role in
 the tournament of the URL (issue 10 item 1)."""
