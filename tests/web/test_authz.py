@@ -62,6 +62,9 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     # judges and players
     ("GET", f"{T}/results"): JUDGES, ("POST", f"{T}/results"): JUDGES,
     ("GET", f"{T}/print/{{kind}}"): JUDGES, ("POST", f"{T}/report"): PLAYERS,
+    # the player's own match card and leaving (issue 12)
+    ("GET", "/me"): SIGNED_IN, ("GET", f"{T}/me"): PLAYERS, ("POST", f"{T}/me/report"): PLAYERS,
+    ("GET", f"{T}/me/leave"): PLAYERS, ("POST", f"{T}/me/leave"): PLAYERS,
     # penalties (issue 5)
     ("GET", f"{T}/penalties"): JUDGES, ("GET", f"{T}/penalties/give"): JUDGES,
     ("POST", f"{T}/penalties"): JUDGES, ("POST", f"{T}/penalties/{{seq}}/appeal"): HEAD,
@@ -115,6 +118,7 @@ FORMS = {
     f"{T}/players": {"name": "Новичок"}, f"{T}/timer": {"minutes": "30"},
     f"{T}/results": {"round": "1", "table": "{table}", "score": "2-1"},
     f"{T}/report": {"round": "1", "table": "{table}", "mine": "2", "theirs": "0"},
+    f"{T}/me/report": {"round": "1", "table": "{table}", "score": "2-0"},
     f"{T}/penalties": {"player": "1", "reason": "slow_play"},
     f"{T}/penalties/{{seq}}/appeal": {"outcome": "upheld"},
     f"{T}/staff": {"login": "extra", "role": "floor_judge"},

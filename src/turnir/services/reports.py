@@ -24,6 +24,7 @@ from enum import StrEnum
 
 from turnir.domain.model import Pairing
 from turnir.domain.results import MatchResult
+from turnir.domain.text import clean_text
 from turnir.domain.tournament import check_result_change
 from turnir.errors import InvariantError, UserError
 from turnir.services.accounts import AccountInfo
@@ -32,6 +33,9 @@ from turnir.services.results import RecordedResult, found_match, locked_slot, re
 from turnir.storage import results_repo
 from turnir.storage.repositories import round_row
 from turnir.storage.result_reports import open_round_reports, pairing_reports, save_report
+
+COMMENT_LEN = 200
+"""The longest comment a player adds to a report (a dispute's reason)."""
 
 
 class NotAllowedError(UserError):
@@ -96,9 +100,10 @@ def _my_side(pairing: Pairing, numbers: list[int], mine: MatchResult, round_numb
 
 def report_result(
     db: Database, tournament_id: int, round_number: int, table: int, mine: MatchResult, *,
-    account: AccountInfo,
+    account: AccountInfo, comment: str = "",
 ) -> ReportAnswer:
     """A player reports their own match; ``mine`` is the result from the reporter's side.
+    ``comment``: a few words for the judge (a dispute's "why"), kept in the audit log.
 
     One transaction, one lock, one read of the table's slot: the report and, when it agrees
     with the opponent's, the result recorded (``services.results.record_in_slot``).
@@ -119,9 +124,11 @@ def report_result(
         save_report(conn, tournament_id=tournament_id, pairing_id=pairing_id, a=pairing.a,
                     b=pairing.b, player=me, account_id=account.id, result=result,
                     at=change.at)
+        note = clean_text(comment, field="comment", max_len=COMMENT_LEN)
         change.log(tournament_id, "report.submit", "pairing", f"{round_number}.{table}", None,
                    {"side": side, "player": me, "opponent": opponent,
-                    "account": account.login, **result.to_json()})
+                    "account": account.login, **result.to_json(),
+                    **({"comment": note} if note else {})})
         theirs = pairing_reports(conn, pairing_id).get(opponent)
         if theirs is None:
             return ReportAnswer(ReportStatus.WAITING, round_number, table, result)

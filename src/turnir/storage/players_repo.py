@@ -18,7 +18,7 @@ from sqlalchemy import Connection, func, insert, or_, select
 from turnir.domain.penalties import Day, Suspension, Text
 from turnir.storage.mappers import name_key
 from turnir.storage.repositories import bump_version, entry_by_name, entry_by_ref
-from turnir.storage.tables import drops, entries, granted_byes
+from turnir.storage.tables import drops, entries, granted_byes, tournaments
 from turnir.storage.tables_penalties import suspensions
 
 
@@ -109,6 +109,17 @@ def person_registered(conn: Connection, tournament_id: int, person_id: int) -> b
         select(entries.c.number).where(entries.c.tournament_id == tournament_id,
                                        entries.c.person_id == person_id)
     ).first() is not None
+
+
+def tournaments_of_person(conn: Connection, person_id: int, *,
+                          status: str) -> list[tuple[int, int]]:
+    """(tournament id, entry number) of the person's entries in tournaments of ``status``,
+    the newest tournament first (a player's "my match", issue 12)."""
+    return [(int(r.tournament_id), int(r.number)) for r in conn.execute(
+        select(entries.c.tournament_id, entries.c.number)
+        .join(tournaments, tournaments.c.id == entries.c.tournament_id)
+        .where(entries.c.person_id == person_id, tournaments.c.status == status)
+        .order_by(entries.c.tournament_id.desc(), entries.c.number))]
 
 
 def count_entries(conn: Connection, tournament_id: int, *, active_only: bool = False,

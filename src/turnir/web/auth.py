@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from turnir.services import login_limits
-from turnir.services.accounts import AccountInfo, close_session, open_session
+from turnir.services.accounts import AccountInfo, AccountRole, close_session, open_session
 from turnir.web.deps import StateDep, VisitorDep, WebState, done, render, require_csrf, rotate_csrf
 from turnir.web.public import safe_next
 from turnir.web.security import SESSION_COOKIE, client_address, cookie_secure
@@ -38,10 +38,13 @@ def login(request: Request, state: StateDep, visitor: VisitorDep,
           login: Annotated[str, Form(max_length=100)],
           password: Annotated[str, Form(max_length=1000)],
           next: Annotated[str, Form(max_length=2000)] = "/") -> Response:
-    _, token = sign_in(state, login, password, client_address(request))
+    account, token = sign_in(state, login, password, client_address(request))
     if visitor.session_token is not None and not visitor.bearer:
         close_session(state.db, visitor.session_token)  # the browser's previous login
-    response = done(request, safe_next(next))
+    target = safe_next(next)
+    if target == "/" and account.role is AccountRole.PLAYER:
+        target = "/me"  # a player lands on their current match (issue 12)
+    response = done(request, target)
     response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="lax",
                         secure=cookie_secure(request, state.settings), path="/",
                         max_age=int(state.session_lifetime.total_seconds()))

@@ -1,0 +1,189 @@
+"""The player's own pages (issue 12): where a player plays now, their match card, and leaving
+the tournament on their own.
+
+- :func:`my_tournaments`: the running tournaments where the person plays, newest first, with
+  their match of the current round: a player lands there after logging in.
+- :func:`my_match`: the player's match card (мой матч): the table and opponent, the result
+  when recorded, what each side reported (from the player's own side), and the one-tap
+  results of the match's best-of (``turnir.domain.result_choices``). Reporting, confirming and
+  disputing are ``turnir.services.reports.report_result``: a confirmation is the opponent's
+  result reported back, a dispute a different result (the two reports differ: the judges'
+  grid shows the table as disputed), both with the player's optional comment in the audit log.
+- :func:`leave_tournament`: the player drops themselves (P-7): not paired from the next round
+  on, keeping their results. A match of the current round without a result is still theirs
+  (as ``domain.tournament.drop_player`` says for every drop): they finish it, report it or
+  tell a judge they concede it; the drop changes the rounds to come, never a match being
+  played. In the top (an elimination bracket) a player does not leave from a page: a judge
+  records the lost match instead. Logged in the audit log as a ``player.drop`` by the player.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from turnir.domain.model import Pairing, Stage, Status
+from turnir.domain.result_choices import stage_choices
+from turnir.domain.results import MatchResult
+from turnir.domain.tournament import Tournament
+from turnir.errors import ConflictError
+from turnir.services.accounts import AccountInfo
+from turnir.services.common import Database, Tx, changing, reading, refuse_when_finished
+from turnir.services.players import drop_in
+from turnir.services.reports import NotAllowedError, player_numbers
+from turnir.storage import players_repo
+from turnir.storage.mappers import load_tournament, tournament_row
+from turnir.storage.result_reports import open_round_reports
+
+SELF_DROP_REASON = "left on their own (the player's page)"
+"""The stored reason of a drop the player made themselves (the organizer's drops carry the
+organizer's own words)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MyTournament:
+    """A running tournament the person plays in, with their match of its current round."""
+
+    id: int
+    name: str
+    round: int | None
+    """The current round, when one is paired."""
+    table: int | None
+    """The player's table in it (``None``: no round yet, a bye, or not paired in it)."""
+    open: bool
+    """The player's match of the current round has no result yet."""
+
+
+@dataclass(frozen=True, slots=True)
+class MyMatch:
+    """The player's match card: everything from the player's own side ("my games first")."""
+
+    tournament_id: int
+    tournament: str
+    status: Status
+    number: int
+    """The player's entry number."""
+    name: str
+    dropped_after: int | None
+    round: int | None
+    stage: Stage | None
+    table: int | None
+    """``None``: not paired in the current round (or no round yet)."""
+    bye: bool
+    opponent: str | None
+    first: bool
+    """The player is player A of the pairing (named first on the pairings)."""
+    result: MatchResult | None
+    """The recorded result, from the player's side."""
+    mine: MatchResult | None
+    """What the player reported (not yet recorded), from their side."""
+    theirs: MatchResult | None
+    """What the opponent reported, from the player's side."""
+    choices: tuple[MatchResult, ...]
+    """The one-tap results of the match, from the player's side."""
+
+    @property
+    def can_report(self) -> bool:
+        """The match of the current round (reports are taken only there) has no result."""
+        return (self.table is not None and not self.bye and self.result is None
+                and self.status is Status.RUNNING)
+
+    @property
+    def disputed(self) -> bool:
+        return self.mine is not None and self.theirs is not None and self.mine != self.theirs
+
+    @property
+    def can_leave(self) -> bool:
+        return (self.dropped_after is None and self.status is not Status.FINISHED
+                and self.stage is not Stage.TOP)
+
+
+def _pairing_of(t: Tournament, number: int) -> Pairing | None:
+    rnd = t.current_round
+    if rnd is None:
+        return None
+    return next((p for p in rnd.pairings if number in p.players), None)
+
+
+def my_tournaments(db: Database, person_id: int | None) -> list[MyTournament]:
+    """The running tournaments where the person has an entry, newest first."""
+    if person_id is None:
+        return []
+    found: list[MyTournament] = []
+    with reading(db) as tx:
+        seen: set[int] = set()
+        for tid, number in players_repo.tournaments_of_person(tx, person_id,
+                                                              status=Status.RUNNING.value):
+            if tid in seen:
+                continue
+            seen.add(tid)
+            t = load_tournament(tx, tid)
+            pairing = _pairing_of(t, number)
+            if pairing is None and t.player(number).dropped_after is not None:
+                continue  # left the tournament: nothing to play there any more
+            rnd = t.current_round
+            found.append(MyTournament(
+                tid, t.name, rnd.number if rnd else None,
+                pairing.table if pairing is not None and pairing.b is not None else None,
+                pairing is not None and not pairing.finished))
+    return found
+
+
+def _mine(result: MatchResult | None, first: bool) -> MatchResult | None:
+    """A result from A's side, seen from the player's side."""
+    if result is None or first:
+        return result
+    return result.swapped()
+
+
+def _card(tx: Tx, tournament_id: int, number: int) -> MyMatch:
+    row = tournament_row(tx, tournament_id)
+    t = load_tournament(tx, tournament_id)
+    player = t.player(number)
+    rnd = t.current_round
+    pairing = _pairing_of(t, number)
+    first = pairing is None or pairing.a == number
+    mine = theirs = None
+    if rnd is not None and pairing is not None and pairing.b is not None:
+        sides = open_round_reports(tx, tournament_id, rnd.number).get(pairing.table, {})
+        me, other = ("a", "b") if first else ("b", "a")
+        mine, theirs = _mine(sides.get(me), first), _mine(sides.get(other), first)
+    opponent = (None if pairing is None or pairing.b is None
+                else t.player(pairing.b if first else pairing.a).name)
+    stage = rnd.stage if rnd is not None else None
+    return MyMatch(
+        tournament_id=tournament_id, tournament=str(row["name"]), status=Status(row["status"]),
+        number=number, name=player.name, dropped_after=player.dropped_after,
+        round=rnd.number if rnd is not None else None, stage=stage,
+        table=pairing.table if pairing is not None else None,
+        bye=pairing is not None and pairing.b is None, opponent=opponent, first=first,
+        result=_mine(pairing.result, first) if pairing is not None else None,
+        mine=mine, theirs=theirs,
+        choices=stage_choices(t.settings, stage) if stage is not None else ())
+
+
+def my_match(db: Database, tournament_id: int, account: AccountInfo) -> MyMatch:
+    """The player's match card in this tournament; refused when they do not play in it."""
+    with reading(db) as tx:
+        tournament_row(tx, tournament_id)  # NotFoundError first
+        numbers = player_numbers(tx, tournament_id, account.person_id)
+        if not numbers:
+            raise NotAllowedError("you do not play in this tournament", code="not_a_player")
+        return _card(tx, tournament_id, numbers[0])
+
+
+def leave_tournament(db: Database, tournament_id: int, *, account: AccountInfo) -> MyMatch:
+    """The player drops themselves, from the next round on (P-7; see the module's text)."""
+    with changing(db, tournament_id, account.name) as change:
+        conn = change.conn
+        row = tournament_row(conn, tournament_id)
+        refuse_when_finished(row)
+        numbers = player_numbers(conn, tournament_id, account.person_id)
+        if not numbers:
+            raise NotAllowedError("you do not play in this tournament", code="not_a_player")
+        card = _card(conn, tournament_id, numbers[0])
+        if card.stage is Stage.TOP:
+            raise ConflictError("the top has started: to leave it, tell a judge",
+                                code="top_started")
+        entry = players_repo.entry(conn, tournament_id, card.number)
+        drop_in(change, tournament_id, row, entry, reason=SELF_DROP_REASON)
+        return _card(conn, tournament_id, card.number)

@@ -1,0 +1,109 @@
+"""The player's own pages (issue 12), phone first:
+
+- ``/me``: where the player plays now (``services.player_match.my_tournaments``): the one
+  running tournament's match card, a short list when there are several, else the home page.
+  A player lands here after logging in (``turnir.web.auth``).
+- ``/t/{tid}/me``: the match card: one button per result of the match's best-of (from the
+  player's side: "won 2-1"), the opponent's report with "confirm" (one tap) and a dispute (one
+  tap on the player's own result, with an optional comment for the judge); an HTMX request
+  gets the card alone, a plain form a redirect back to the page (POST-redirect-GET).
+- ``/t/{tid}/me/leave``: leaving the tournament, after a confirmation page (it works without
+  JavaScript), from the next round on (P-7).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from turnir.domain.results import parse_result
+from turnir.services.player_match import leave_tournament, my_match, my_tournaments
+from turnir.services.reports import COMMENT_LEN, ReportStatus, report_result
+from turnir.web.deps import (
+    StateDep,
+    TournamentPath,
+    VisitorDep,
+    done,
+    gettext_for,
+    is_htmx,
+    render,
+    require_csrf,
+)
+from turnir.web.security import PLAYERS, SIGNED_IN
+from turnir.web.templating import N_
+
+REPORTED = {
+    ReportStatus.WAITING: N_("Reported. Your opponent confirms it with one tap."),
+    ReportStatus.RECORDED: N_("Both players agree: the result is recorded."),
+    ReportStatus.DISPUTED: N_("Your report differs from your opponent's: a judge is called "
+                              "and will decide."),
+    ReportStatus.UNCHANGED: N_("The table already has this result."),
+}
+"""What the card says after the player's tap."""
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
+
+
+@router.get("/me", response_class=HTMLResponse)
+def me(request: Request, state: StateDep, visitor: VisitorDep) -> Response:
+    """The player's current match: one tournament → its card; several → a list; none → home."""
+    account = visitor.require(SIGNED_IN)
+    found = my_tournaments(state.db, account.person_id)
+    if len(found) == 1:
+        return RedirectResponse(f"/t/{found[0].id}/me", status_code=303)
+    if not found:
+        return RedirectResponse("/", status_code=303)
+    return render(request, "my_tournaments.html", found=found, title=None)
+
+
+def _card(request: Request, state: StateDep, visitor: VisitorDep, tid: int,
+          note: str = "", kind: str = "ok") -> HTMLResponse:
+    card = my_match(state.db, tid, visitor.require(PLAYERS))
+    template = "_my_match.html" if is_htmx(request) else "my_match.html"
+    return render(request, template, card=card, tid=tid, tab="me", note=note, kind=kind,
+                  title=card.tournament, comment_len=COMMENT_LEN)
+
+
+@router.get("/t/{tid}/me", response_class=HTMLResponse)
+def match_card(request: Request, state: StateDep, visitor: VisitorDep,
+               tid: TournamentPath) -> HTMLResponse:
+    return _card(request, state, visitor, tid)
+
+
+@router.post("/t/{tid}/me/report")
+def report(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentPath,
+           round: Annotated[int, Form(ge=1, le=10_000)],
+           table: Annotated[int, Form(ge=1, le=100_000)],
+           score: Annotated[str, Form(max_length=20)],
+           comment: Annotated[str, Form(max_length=COMMENT_LEN)] = "") -> Response:
+    """One tap: the player's result (their games first); the opponent's score to confirm it,
+    another one to dispute it."""
+    answer = report_result(state.db, tid, round, table, parse_result(score),
+                           account=visitor.require(PLAYERS), comment=comment)
+    if not is_htmx(request):
+        return done(request, f"/t/{tid}/me")
+    return _card(request, state, visitor, tid, gettext_for(request)(REPORTED[answer.status]),
+                 "warn" if answer.status is ReportStatus.DISPUTED else "ok")
+
+
+@router.get("/t/{tid}/me/leave", response_class=HTMLResponse)
+def leave_page(request: Request, state: StateDep, visitor: VisitorDep,
+               tid: TournamentPath) -> HTMLResponse:
+    """The confirmation step before leaving (a page of its own: no JavaScript needed)."""
+    card = my_match(state.db, tid, visitor.require(PLAYERS))
+    return render(request, "my_leave.html", card=card, tid=tid, tab="me", title=card.tournament)
+
+
+@router.post("/t/{tid}/me/leave")
+def leave(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentPath,
+          confirm: Annotated[str, Form(max_length=10)] = "") -> Response:
+    """Leave the tournament: only with the confirmation page's ``confirm=yes``; without it
+    (a hand-made request), back to the confirmation."""
+    account = visitor.require(PLAYERS)
+    if confirm == "yes":
+        leave_tournament(state.db, tid, account=account)
+        return done(request, f"/t/{tid}/me")
+    my_match(state.db, tid, account)  # only a player of this tournament is sent there
+    return done(request, f"/t/{tid}/me/leave")

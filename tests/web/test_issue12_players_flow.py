@@ -1,0 +1,151 @@
+"""Issue 12, the players' flow, in the browser (Playwright, Debian's Chromium, phone size):
+players land on their current match after logging in, report with one tap, see the
+opponent's report and confirm or dispute it (a dispute shows on the judges' grid), and leave
+the tournament after a confirmation page that works without JavaScript (P-7: not paired from
+the next round on)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.services.builders import ORGANIZER, event
+from tests.web.conftest import LiveServer, add_account
+from tests.web.pages_check import assert_fits, assert_tap_targets
+from tests.web.test_browser import DESKTOP, PHONE, login, new_page
+from turnir.domain.results import parse_result
+from turnir.services import pages
+from turnir.services.accounts import AccountRole, make_hasher
+from turnir.services.judges import JudgeRole, add_judge
+from turnir.services.players import list_players
+from turnir.services.queries import audit_log
+from turnir.services.results import record_result
+from turnir.services.rounds import current_round, start_round
+
+CARD = "#my-card"
+
+
+def _table(server: LiveServer) -> tuple[int, int, int, int]:
+    """A running round 1 of 8 players: (tournament, a table, its players A and B)."""
+    tid = event(server.db, 8, rounds=3, name="Лига четверга")
+    line = next(p for p in start_round(server.db, tid, actor=ORGANIZER).round.pairings
+                if p.b is not None)
+    assert line.b is not None
+    return tid, line.table, line.a, line.b
+
+
+def _player(browser: Any, server: LiveServer, tid: int, number: int, *,
+            javascript: bool = True, viewport: dict[str, int] = PHONE) -> Page:
+    """Player ``number`` logged in from the login page (nothing asked for: ``next`` is /)."""
+    made = pages.make_player_login(server.db, tid, number, actor=ORGANIZER,
+                                   hasher=make_hasher(fast=True))
+    context = browser.new_context(locale="ru-RU", viewport=viewport,
+                                  java_script_enabled=javascript)
+    page: Page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{server.url}/login")
+    page.fill("input[name=login]", made.login)
+    page.fill("input[name=password]", made.password)
+    page.click("form.card button[type=submit]")
+    page.wait_for_url(f"{server.url}/t/{tid}/me")
+    return page
+
+
+def _heights(page: Page, selector: str) -> list[float]:
+    return [box["height"] for box in (page.locator(selector).nth(i).bounding_box()
+                                      for i in range(page.locator(selector).count())) if box]
+
+
+def test_both_players_land_on_their_match_a_reports_with_one_tap_b_confirms(
+        live_server: LiveServer, browser: Any) -> None:
+    tid, table, a, b = _table(live_server)
+    pa, pb = (_player(browser, live_server, tid, n) for n in (a, b))
+    for page in (pa, pb):  # landed on the match: the table, six one-tap results
+        expect(page.locator(f"{CARD} h2")).to_contain_text(f"Стол {table}")
+        expect(page.locator(f"{CARD} button.choice")).to_have_count(6)
+        expect(page.locator("header a[href='/me']")).to_have_text("Мой матч")
+        assert_fits(page, "the player's card")
+        assert_tap_targets(page, "the player's card")
+        assert min(_heights(page, f"{CARD} button.choice")) >= 44
+    pa.click(f"{CARD} button[data-score='2-1']")  # "Победа 2-1": one tap
+    expect(pa.locator(CARD)).to_have_attribute("data-state", "waiting")
+    expect(pa.locator(CARD)).to_contain_text("Вы сообщили 2-1")
+    # B's card refreshes by itself: the opponent's 2-1 is 1-2 from B's side
+    expect(pb.locator(CARD)).to_have_attribute("data-state", "confirm")
+    expect(pb.locator(CARD)).to_contain_text("Соперник сообщил 1-2")
+    pb.click(f"{CARD} button.confirm")  # one tap
+    expect(pb.locator(CARD)).to_have_attribute("data-state", "recorded")
+    expect(pb.locator(CARD)).to_contain_text("Результат записан: 1-2")
+    expect(pb.locator(f"{CARD} button.choice")).to_have_count(0)
+    result = current_round(live_server.db, tid).round.pairing_at(table).result
+    assert result is not None and result.score == "2-1"  # A's side, as recorded
+    expect(pa.locator(CARD)).to_contain_text("Результат записан: 2-1")  # A's card refreshed
+    pa.set_viewport_size(DESKTOP)
+    assert_fits(pa, "the player's card on a desktop")
+    for page in (pa, pb):
+        page.context.close()
+
+
+def test_a_dispute_with_a_comment_shows_on_the_judges_grid(live_server: LiveServer,
+                                                           browser: Any) -> None:
+    tid, table, a, b = _table(live_server)
+    add_account(live_server.db, "judge", AccountRole.FLOOR_JUDGE)
+    add_judge(live_server.db, tid, role=JudgeRole.FLOOR_JUDGE, login="judge", actor=ORGANIZER)
+    pa, pb = (_player(browser, live_server, tid, n) for n in (a, b))
+    pa.click(f"{CARD} button[data-score='2-0']")
+    expect(pa.locator(CARD)).to_have_attribute("data-state", "waiting")
+    pb.reload()
+    expect(pb.locator(CARD)).to_contain_text("Соперник сообщил 0-2")
+    pb.click(f"{CARD} details.dispute summary")
+    pb.fill(f"{CARD} input[name=comment]", "вторую партию выиграл я")
+    pb.click(f"{CARD} button.disputes[data-score='1-2']")  # B's own result: one tap
+    expect(pb.locator(CARD)).to_have_attribute("data-state", "disputed")
+    expect(pb.locator(CARD)).to_contain_text("судья")
+    assert current_round(live_server.db, tid).round.pairing_at(table).result is None
+    judge = new_page(browser, viewport=PHONE)
+    login(judge, live_server, "judge")
+    judge.goto(f"{live_server.url}/t/{tid}/results")
+    expect(judge.locator(f"#table-{table} [data-state=disputed]")).to_be_visible()
+    reports = audit_log(live_server.db, tid, action="report.submit")
+    assert reports[-1].after is not None
+    assert reports[-1].after["comment"] == "вторую партию выиграл я"
+    for page in (pa, pb, judge):
+        page.context.close()
+
+
+def test_a_player_leaves_after_confirming_without_javascript_and_is_not_paired_next(
+        live_server: LiveServer, browser: Any) -> None:
+    tid, table, a, _ = _table(live_server)
+    pa = _player(browser, live_server, tid, a, javascript=False)
+    pa.click(f"{CARD} button[data-score='2-0']")  # a plain form: posted, back on the card
+    pa.wait_for_url(f"{live_server.url}/t/{tid}/me")
+    expect(pa.locator(CARD)).to_have_attribute("data-state", "waiting")
+    pa.click(f"{CARD} .leave a")
+    pa.wait_for_url(f"{live_server.url}/t/{tid}/me/leave")
+    expect(pa.locator("#leave")).to_contain_text("не будете участвовать в жеребьёвке")
+    expect(pa.locator("#leave")).to_contain_text(f"столом {table}")  # the match being played
+    assert_fits(pa, "the leave confirmation")
+    assert list_players(live_server.db, tid)[a - 1].dropped_after is None  # not yet
+    pa.click("#leave button[type=submit]")
+    pa.wait_for_url(f"{live_server.url}/t/{tid}/me")
+    expect(pa.locator(CARD)).to_contain_text("со 2-го тура")
+    expect(pa.locator(f"{CARD} .leave")).to_have_count(0)
+    assert list_players(live_server.db, tid)[a - 1].dropped_after == 1
+    drop = audit_log(live_server.db, tid, action="player.drop")[-1]
+    assert drop.entity_id == str(a) and drop.actor == list_players(live_server.db, tid)[a - 1].name
+    # the organizer's players list says so; the match in progress is still played
+    for line in current_round(live_server.db, tid).round.pairings:
+        if line.b is not None:
+            record_result(live_server.db, tid, 1, line.table, parse_result("2-0"),
+                          actor=ORGANIZER)
+    second = start_round(live_server.db, tid, actor=ORGANIZER).round
+    assert all(a not in p.players for p in second.pairings)
+    add_account(live_server.db, "org", AccountRole.ORGANIZER)
+    add_judge(live_server.db, tid, role=JudgeRole.ORGANIZER, login="org", actor=ORGANIZER)
+    org = new_page(browser, viewport=PHONE)
+    login(org, live_server, "org")
+    org.goto(f"{live_server.url}/t/{tid}/manage")
+    expect(org.locator(f"#p{a}")).to_contain_text("выбыл")
+    for page in (pa, org):
+        page.context.close()
