@@ -3,6 +3,7 @@ page-rendering helper every page route uses."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from datetime import tzinfo
 from pathlib import Path
@@ -16,6 +17,25 @@ from turnir.services.audit import brief
 from turnir.web.i18n import LOCALES, Formats, load_translations
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def static_versions(folder: Path = STATIC) -> dict[str, str]:
+    """Each static file's name and the start of the hash of its content, read once when the
+    app starts: ``static("style.css")`` links ``/static/style.css?v=<hash>``, so a browser
+    (a phone's above all) fetches a stylesheet or script again as soon as it changes (issue 12,
+    item 10)."""
+    return {path.name: hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+            for path in sorted(folder.iterdir()) if path.is_file()}
+
+
+def static_link(versions: Mapping[str, str], prefix: str = "/static") -> Callable[[str], str]:
+    """The template function ``static(name)``: the versioned address of a static file."""
+    def link(name: str) -> str:
+        version = versions.get(name)
+        return f"{prefix}/{name}" if version is None else f"{prefix}/{name}?v={version}"
+
+    return link
 
 
 def N_(text: str) -> str:
@@ -63,6 +83,7 @@ class Templates:
 
     def __init__(self, tz: tzinfo, globals_: Mapping[str, Any]) -> None:
         self.envs: dict[str, Environment] = {}
+        static = static_link(static_versions())
         self.formats: dict[str, Formats] = {}
         for locale in LOCALES:
             env = Environment(
@@ -88,6 +109,7 @@ class Templates:
             env.globals.update(globals_)
             env.globals.update(_tiebreak_helpers(locale))
             env.globals["locale"] = locale
+            env.globals["static"] = static
             env.globals["TieBreak"] = TieBreak
             self.envs[locale] = env
 

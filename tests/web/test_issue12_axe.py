@@ -1,0 +1,46 @@
+"""Issue 12, accessibility: axe-core (vendored from the npm package, ``tests/web/vendor``) finds
+no serious or critical violation on the main pages of every role, in Debian's Chromium at a
+390×844 phone and a 1366×900 screen, in Russian (lesser findings are printed): anonymous (home,
+tournament overview, pairings, standings, find my table, ratings, a rating profile with its
+chart, a rating report), a player (their page), a floor judge (the results grid, penalties), the
+organizer (manage, new tournament, accounts, the audit log) and the head judge (give a penalty,
+the penalty report). Before: the header's two navigation landmarks had no names, the standings'
+and the top's scrolled boxes could not be reached from the keyboard, the language switch's
+grey "EN" had too little contrast."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.issue12_site import Site, page_as, site  # noqa: F401
+from tests.web.pages_check import assert_accessible
+
+
+def _main_pages(site: Site) -> dict[str, list[str]]:  # noqa: F811
+    t, r = f"/t/{site.tid}", f"/t/{site.rated_tid}"
+    return {
+        "anonymous": ["/", t, f"{t}/pairings", f"{t}/standings", f"{t}/find",
+                      f"{t}/find?q=Кржижановский", "/ratings",
+                      f"/ratings/players/{site.person}", f"{r}/rating"],
+        "player": [t],
+        "floor": [f"{t}/results", f"{t}/penalties"],
+        "org": [f"{t}/manage", "/new", "/accounts", f"{t}/log"],
+        "head": [f"{t}/penalties/give", f"{t}/penalties/report"],
+    }
+
+
+@pytest.mark.parametrize("size", ["phone", "wide"])
+def test_no_serious_or_critical_axe_violation_on_the_main_pages(
+        site: Site, browser: Any, size: str) -> None:  # noqa: F811
+    found: list[str] = []
+    for role, paths in _main_pages(site).items():
+        page = page_as(site, browser, role, size)
+        for path in paths:
+            page.goto(site.url + path)
+            try:
+                assert_accessible(page, f"{path} as {role} ({size})")
+            except AssertionError as problem:
+                found.append(str(problem))
+    assert found == [], "\n".join(found)

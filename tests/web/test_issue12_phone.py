@@ -1,0 +1,107 @@
+"""Issue 12, item 10, in Debian's Chromium at a 390×844 phone and a 1366×900 screen, as the
+role that sees each page, on a demo-like site (long names, 18 players, rated tournaments with a
+chart; ``tests.web.issue12_site``): no page is wider than the viewport (the home page was 453
+px, the pairings 413, the results 490, the ratings 742, a profile 700, the rating report 742,
+the slips 477); the header's links, the tabs and the forms' controls are 44 px tap targets on a
+phone (the header links were 19 px); the organizer's tabs are all visible at 1366 ("Audit log"
+was cut off) and scroll inside their own bar on a phone, the current one in view; the
+stylesheet and scripts are linked with their content's hash, so phones fetch them again when
+they change; a tournament without a top is not headed "ТОП-0"."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.web.issue12_site import Site, page_as, pages_of, site  # noqa: F401
+from tests.web.pages_check import assert_fits, assert_tap_targets, page_width
+from turnir.web.templating import STATIC
+
+
+@pytest.mark.parametrize("size", ["phone", "wide"])
+def test_item10_no_page_is_wider_than_the_viewport(site: Site,  # noqa: F811
+                                                   browser: Any, size: str) -> None:
+    wide: list[str] = []
+    for role, paths in pages_of(site).items():
+        page = page_as(site, browser, role, size)
+        for path in paths:
+            page.goto(site.url + path)
+            try:
+                assert_fits(page, f"{path} as {role}")
+            except AssertionError as problem:
+                wide.append(str(problem))
+    assert wide == []
+
+
+def test_item10_header_tabs_and_forms_are_44px_tap_targets_on_a_phone(
+        site: Site, browser: Any) -> None:  # noqa: F811
+    t = f"/t/{site.tid}"
+    small: list[str] = []
+    for role, path in (("anonymous", "/"), ("anonymous", f"{t}/pairings"),
+                       ("anonymous", "/ratings"), ("anonymous", f"{t}/find"),
+                       ("player", t), ("floor", f"{t}/penalties"), ("org", f"{t}/manage"),
+                       ("org", "/new"), ("org", "/accounts")):
+        page = page_as(site, browser, role, "phone")
+        page.goto(site.url + path)
+        try:
+            assert_tap_targets(page, f"{path} as {role}")
+        except AssertionError as problem:
+            small.append(str(problem))
+    assert small == []
+
+
+def _tabs(page: Any) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate("""() => {
+      const bar = document.querySelector('nav.tabs');
+      const box = bar.getBoundingClientRect();
+      return {scrolls: bar.scrollWidth > bar.clientWidth + 1, bar: [box.left, box.right],
+              tabs: [...bar.querySelectorAll('a')].map(a => {
+                const r = a.getBoundingClientRect();
+                return {text: a.innerText, left: r.left, right: r.right, height: r.height,
+                        on: a.classList.contains('on')};
+              })};
+    }""")
+    return result
+
+
+def test_item10_the_organizers_tabs_all_show_at_1366_and_scroll_in_their_bar_on_a_phone(
+        site: Site, browser: Any) -> None:  # noqa: F811
+    wide = page_as(site, browser, "org", "wide")
+    wide.goto(f"{site.url}/t/{site.tid}/log")
+    tabs = _tabs(wide)
+    assert not tabs["scrolls"]
+    cut = [tab["text"] for tab in tabs["tabs"]
+           if tab["left"] < tabs["bar"][0] or tab["right"] > tabs["bar"][1]]
+    assert cut == [] and "Журнал изменений" in [tab["text"] for tab in tabs["tabs"]]
+
+    phone = page_as(site, browser, "org", "phone")
+    phone.goto(f"{site.url}/t/{site.tid}/log")
+    tabs = _tabs(phone)
+    assert tabs["scrolls"]                      # the bar scrolls, the page does not
+    assert page_width(phone) <= 390
+    current = [tab for tab in tabs["tabs"] if tab["on"]]
+    assert len(current) == 1 and current[0]["text"] == "Журнал изменений"
+    assert current[0]["left"] >= 0 and current[0]["right"] <= 390   # scrolled into view
+    assert all(tab["height"] >= 44 for tab in tabs["tabs"])
+
+
+def test_item10_a_tournament_without_a_top_is_not_headed_top_0(site: Site,  # noqa: F811
+                                                                browser: Any) -> None:
+    page = page_as(site, browser, "anonymous", "phone")
+    page.goto(f"{site.url}/t/{site.rated_tid}/top")
+    heading = page.locator("#live h2").first.inner_text()
+    assert heading == "ТОП" and "ТОП-0" not in page.content()
+
+
+def test_item10_stylesheet_and_scripts_are_linked_with_their_contents_hash(
+        client: TestClient) -> None:
+    html = client.get("/login").text
+    linked = dict(re.findall(r'/static/([\w.]+)\?v=(\w+)"', html))
+    assert set(linked) >= {"style.css", "app.js", "htmx.min.js", "favicon.svg"}
+    for name, version in linked.items():
+        assert version == hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
+    assert client.get(f"/static/style.css?v={linked['style.css']}").status_code == 200
