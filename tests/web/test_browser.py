@@ -101,13 +101,13 @@ def test_an_organizer_runs_a_16_player_tournament(live_server: LiveServer, brows
     # 4 Swiss rounds, then the top of 4
     for number in range(1, 5):
         page.goto(f"{live_server.url}/t/{tid}/manage")
-        if number == 1:
-            page.check("input[name=drop_absent]")
-        page.click("#pair-next")
-        page.wait_for_url(re.compile(rf"/t/{tid}/results\?round={number}$"))
+        page.click("#pair-next")  # issue 12: everyone checked in; back on the wizard
+        expect(page.locator("#enter-results")).to_be_visible()
+        page.goto(f"{live_server.url}/t/{tid}/results?round={number}")
         if number == 4:
             page.goto(f"{live_server.url}/t/{tid}/manage")
-            page.fill("input[name=minutes]", "45")
+            page.click("details.more summary")
+            page.fill("form[action$='/timer'] input[name=minutes]", "45")
             page.click("#start-timer")
             expect(page.locator(".timer")).to_be_visible()
             page.goto(f"{live_server.url}/t/{tid}/results?round={number}")
@@ -119,10 +119,12 @@ def test_an_organizer_runs_a_16_player_tournament(live_server: LiveServer, brows
     for number, tables in ((5, 2), (6, 1)):
         page.goto(f"{live_server.url}/t/{tid}/manage")
         page.click("#pair-next")
-        page.wait_for_url(re.compile(rf"/t/{tid}/results\?round={number}$"))
+        expect(page.locator("#enter-results")).to_be_visible()
+        page.goto(f"{live_server.url}/t/{tid}/results?round={number}")
         assert record_round(page, "2-1") == tables
     page.goto(f"{live_server.url}/t/{tid}/manage")
     page.click("#finish")
+    page.click("#finish-confirm")  # issue 12 item 8: finishing asks for confirmation
     page.wait_for_url(re.compile(rf"/t/{tid}/places$"))
     expect(page.locator("table.places tbody tr")).to_have_count(16)
     t = get_tournament(live_server.db, tid).tournament
@@ -220,6 +222,7 @@ def test_players_report_and_confirm_and_a_judge_overrides(live_server: LiveServe
     judge.goto(f"{live_server.url}/t/{tid}/results")
     row = judge.locator(f"#table-{table}")
     expect(row.locator("td.res")).to_have_text("2-1")
+    row.locator("summary").click()  # issue 12: a correction is opened first (a confirmation)
     row.locator("input[name=score]").fill("0-2")
     row.locator("button", has_text="Override").click()
     expect(judge.locator(f"#table-{table} td.res")).to_have_text("0-2")

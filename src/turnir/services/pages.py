@@ -4,8 +4,8 @@ renders what comes back; it builds no domain value and reads nothing itself.
 
 - :func:`round_page`: a tournament with one of its rounds (the one asked for, else the current
   one) and the round's clock: the overview, the pairings, "find my table", the printables.
-- :func:`results_grid`: the judges' grid: a round with the players' reports and the pairings'
-  versions.
+- :func:`results_grid`: the judges' grid: a round with what its players reported (and who
+  confirmed), the pairings' versions and the one-tap results (``services.fast_results``).
 - :func:`manage_page`: the organizer's Manage page.
 - :func:`entry_number`: a signed-in player's number in a tournament; :func:`round_floats_named`:
   who floats in a round and why (the judges' pairings page).
@@ -26,7 +26,8 @@ from argon2 import PasswordHasher
 from turnir.domain.model import Round, Settings, Status
 from turnir.domain.pairing.floats import Float
 from turnir.domain.pairing.history import round_floats
-from turnir.domain.results import MatchResult, PointsTable, parse_result
+from turnir.domain.quick_results import read_typed_result
+from turnir.domain.results import MatchResult, PointsTable
 from turnir.domain.tournament import Tournament
 from turnir.errors import ConflictError, UserError
 from turnir.formats.players_csv import read_players_bytes
@@ -39,15 +40,14 @@ from turnir.services.accounts import (
     player_accounts,
 )
 from turnir.services.common import Database, TournamentInfo
+from turnir.services.fast_results import TableNote, next_open_table, round_choices, table_notes
 from turnir.services.judges import JudgeInfo, list_judges
 from turnir.services.online import robot_allowed
 from turnir.services.players import PlayerInfo
 from turnir.services.reports import (
     ReportAnswer,
-    TableReports,
     pairing_versions,
     report_result,
-    round_reports,
 )
 from turnir.services.results import RecordedResult, record_result
 from turnir.services.round_clock import RoundTimer, round_timer, start_timer
@@ -84,13 +84,20 @@ def round_page(db: Database, tournament_id: int, number: int | None = None, *,
 
 @dataclass(frozen=True, slots=True)
 class GridPage:
-    """The judges' results grid of one round."""
+    """The judges' results grid of one round (issue 12: fast results)."""
 
     page: RoundPage
-    reports: dict[int, TableReports]
-    """table → what its players reported, for tables without a result."""
+    notes: dict[int, TableNote]
+    """table → what its players reported and whether the opponent confirmed."""
     versions: dict[int, int]
     """table → the pairing's version (sent back as ``expected_version``)."""
+    choices: tuple[MatchResult, ...]
+    """The round's one-tap results (its best-of; none drawn in the top)."""
+
+    def next_open(self, after: int | None) -> int | None:
+        """The next table without a result after ``after`` (the keyboard entry)."""
+        assert self.page.round is not None
+        return next_open_table(self.page.round, after)
 
 
 def round_floats_named(t: Tournament, number: int) -> list[tuple[str, Float]]:
@@ -103,8 +110,9 @@ def round_floats_named(t: Tournament, number: int) -> list[tuple[str, Float]]:
 def results_grid(db: Database, tournament_id: int, number: int | None) -> GridPage:
     page = round_page(db, tournament_id, number, required=True)
     assert page.round is not None
-    return GridPage(page, round_reports(db, tournament_id, page.round.number),
-                    pairing_versions(db, tournament_id, page.round.number))
+    return GridPage(page, table_notes(db, tournament_id, page.round),
+                    pairing_versions(db, tournament_id, page.round.number),
+                    round_choices(page.tournament.settings, page.round))
 
 
 def entry_number(db: Database, tournament_id: int, person_id: int | None) -> int | None:
@@ -207,9 +215,9 @@ def start_round_timer(db: Database, tournament_id: int, *, minutes: int, actor: 
 def record_score(db: Database, tournament_id: int, round_number: int, table: int, score: str,
                  *, actor: str, correction: bool, expected_version: int | None,
                  account_id: int | None) -> RecordedResult:
-    """A judge's result as typed (``2-1``, ``ID``…): record it, decide a dispute, or correct
-    one (S-6)."""
-    return record_result(db, tournament_id, round_number, table, parse_result(score),
+    """A judge's result as typed (``2-1``, ``21``, ``ID``…): record it, decide a dispute, or
+    correct one (S-6)."""
+    return record_result(db, tournament_id, round_number, table, read_typed_result(score),
                          actor=actor, correction=correction,
                          expected_version=expected_version, account_id=account_id)
 

@@ -58,17 +58,18 @@ def pairing_reports(conn: Connection, pairing_id: int) -> dict[int, MatchResult]
     return {row["player"]: _result(row) for row in rows}
 
 
-def open_round_reports(conn: Connection, tournament_id: int,
-                       round_number: int) -> dict[int, dict[str, MatchResult]]:
+def open_round_reports(conn: Connection, tournament_id: int, round_number: int, *,
+                       settled: bool = False) -> dict[int, dict[str, MatchResult]]:
     """table → side (``a``/``b``) → the result reported (from A's side), for the bound reports
-    of the round's matches that have no result yet (a recorded result settles its reports)."""
+    of the round's matches that have no result yet (a recorded result settles its reports);
+    ``settled``: those of the matches with a result too (the judges' grid shows who reported
+    and who confirmed)."""
     found: dict[int, dict[str, MatchResult]] = {}
-    rows = conn.execute(
-        select(result_reports, pairings.c.table_no).join(pairings, _BOUND)
-        .join(rounds, rounds.c.id == pairings.c.round_id)
-        .where(rounds.c.tournament_id == tournament_id, rounds.c.number == round_number,
-               pairings.c.outcome.is_(None))
-    ).mappings()
+    query = (select(result_reports, pairings.c.table_no).join(pairings, _BOUND)
+             .join(rounds, rounds.c.id == pairings.c.round_id)
+             .where(rounds.c.tournament_id == tournament_id, rounds.c.number == round_number))
+    rows = conn.execute(query if settled else query.where(pairings.c.outcome.is_(None))
+                        ).mappings()
     for row in rows:
         side = "a" if row["player"] == row["a"] else "b"
         found.setdefault(row["table_no"], {})[side] = _result(row)

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, Path, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import APIRouter, Depends, Form, Path, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from turnir.domain.model import Stage
+from turnir.errors import UserError
+from turnir.i18n import error_text
 from turnir.services import pages
 from turnir.services.reports import ReportStatus
 from turnir.web import views
@@ -20,12 +22,14 @@ from turnir.web.deps import (
     StateDep,
     TournamentPath,
     VisitorDep,
+    get_visitor,
     gettext_for,
     is_htmx,
     message,
     render,
     require_csrf,
 )
+from turnir.web.errors import status_of
 from turnir.web.security import PLAYERS
 from turnir.web.templating import N_
 
@@ -42,22 +46,34 @@ REPORTED = {
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
 
-def grid_context(grid: pages.GridPage) -> dict[str, Any]:
+def grid_context(grid: pages.GridPage, *, missing: bool = False,
+                 after: int | None = None) -> dict[str, Any]:
+    """The grid's template values; ``missing``: only the tables without a result (issue 12);
+    ``after``: the table just entered (the keyboard entry goes on at the next open one)."""
     page = grid.page
     t, rnd = page.tournament, page.round
     assert rnd is not None
     lines = views.round_lines(t, rnd)
     matches = [line for line in lines if line.b is not None]
+    entered = next((line for line in matches if line.table == after and line.score), None)
     return dict(info=page.info, t=t, rnd=rnd, lines=lines,
                 done=sum(1 for line in matches if line.score), total=len(matches),
-                reports=grid.reports, versions=grid.versions, last=t.current_round is rnd,
-                tid=page.info.id, timer=page.timer, rounds=[r.number for r in t.rounds])
+                notes=grid.notes, versions=grid.versions, last=t.current_round is rnd,
+                choices=grid.choices, missing=missing, entered=entered,
+                next_table=grid.next_open(after), tid=page.info.id, timer=page.timer,
+                rounds=[r.number for r in t.rounds])
+
+
+def _grid_url(tid: int, rnd: int, *, missing: bool, after: int | None = None) -> str:
+    return (f"/t/{tid}/results?round={rnd}" + ("&missing=1" if missing else "")
+            + (f"&after={after}" if after is not None else ""))
 
 
 @router.get("/t/{tid}/results", response_class=HTMLResponse)
 def results(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentPath,
-            round: RoundQuery = None) -> HTMLResponse:
-    ctx = grid_context(pages.results_grid(state.db, tid, round))
+            round: RoundQuery = None, missing: bool = False,
+            after: Annotated[int | None, Query(ge=1, le=100_000)] = None) -> HTMLResponse:
+    ctx = grid_context(pages.results_grid(state.db, tid, round), missing=missing, after=after)
     if is_htmx(request):
         return render(request, "_grid.html", **ctx)
     info = ctx["info"]
@@ -71,15 +87,28 @@ def record(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentP
            table: Annotated[int, Form(ge=1, le=100_000)],
            score: Annotated[str, Form(max_length=20)],
            version: Annotated[int | None, Form(ge=1)] = None,
-           correct: Annotated[bool, Form()] = False) -> Response:
-    """Record a result, decide a dispute, or override one (a logged correction, S-6)."""
-    pages.record_score(state.db, tid, round, table, score, actor=staff.actor,
-                       correction=correct, expected_version=version,
-                       account_id=staff.account_id)
-    ctx = grid_context(pages.results_grid(state.db, tid, round))
-    if is_htmx(request):  # recorded: an earlier error above the grid goes (issue 12 item 7)
-        return render(request, "_grid.html", clear_messages=True, **ctx)
-    return render(request, "results.html", tab="results", **ctx)
+           correct: Annotated[bool, Form()] = False,
+           missing: Annotated[bool, Form()] = False) -> Response:
+    """Record a result (a one-tap button, a typed score, the keyboard entry, a player's report
+    accepted), decide a dispute, or override one (a logged correction, S-6). Without JS: back
+    to the grid (303), or the grid with the message and the entry as typed."""
+    try:
+        pages.record_score(state.db, tid, round, table, score, actor=staff.actor,
+                           correction=correct, expected_version=version,
+                           account_id=staff.account_id)
+    except UserError as error:
+        if is_htmx(request):
+            raise  # the message above the grid; the form keeps what was typed
+        ctx = grid_context(pages.results_grid(state.db, tid, round), missing=missing)
+        return render(request, "results.html", status=status_of(error), tab="results",
+                      title=ctx["info"].name, error=error_text(error, get_visitor(request).locale),
+                      typed={"table": table, "score": score}, **ctx)
+    if not is_htmx(request):
+        return RedirectResponse(_grid_url(tid, round, missing=missing, after=table),
+                                status_code=303)
+    ctx = grid_context(pages.results_grid(state.db, tid, round), missing=missing, after=table)
+    # recorded: an earlier error above the grid goes (issue 12 item 7)
+    return render(request, "_grid.html", clear_messages=True, **ctx)
 
 
 @router.post("/t/{tid}/report")

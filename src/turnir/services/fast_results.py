@@ -1,0 +1,88 @@
+"""The judges' fast results grid (issue 12): what each table's players reported and whether the
+opponent confirmed, the one-tap results of the round, the next table still without a result.
+
+- :func:`table_notes`: table → :class:`TableNote` for every table of a round whose players
+  reported: who reported what (from player A's side, as the grid shows the result), and the
+  state: waiting for the opponent, a dispute, confirmed by both, accepted or decided by a judge.
+  The reports that a judge may accept with one tap are the open table's.
+- :func:`round_choices`: the round's one-tap results (``domain.quick_results``: the round's
+  best-of; no drawn result in the top, S-3).
+- :func:`next_open_table`: the first table without a result after a given one (wrapping), for
+  the keyboard entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from turnir.domain.model import Round, Settings, Stage
+from turnir.domain.quick_results import one_tap_results
+from turnir.domain.results import MatchResult
+from turnir.services.common import Database, reading
+from turnir.storage.result_reports import open_round_reports
+
+NoteState = Literal["waiting", "disputed", "confirmed", "accepted", "decided"]
+"""Where a table's reports stand: ``waiting`` (one player reported, the opponent has not
+confirmed, no result yet), ``disputed`` (the two reports differ, no result yet: a judge
+decides), ``confirmed`` (both players reported the recorded result), ``accepted`` (one player
+reported the recorded result, a judge accepted it), ``decided`` (a judge recorded a result that
+is not what every player reported)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableNote:
+    """What a table's players reported (scores from player A's side) and where that stands."""
+
+    a: str | None
+    b: str | None
+    state: NoteState
+
+    @property
+    def open(self) -> bool:
+        return self.state in ("waiting", "disputed")
+
+    @property
+    def acceptable(self) -> tuple[tuple[str, str], ...]:
+        """(side, score) a judge may record with one tap: the open table's reports."""
+        if not self.open:
+            return ()
+        return tuple((side, score) for side, score in (("A", self.a), ("B", self.b))
+                     if score is not None)
+
+
+def _note(a: MatchResult | None, b: MatchResult | None,
+          result: MatchResult | None) -> TableNote:
+    scores = (a.score if a else None, b.score if b else None)
+    if result is None:
+        disputed = a is not None and b is not None and a != b
+        return TableNote(*scores, "disputed" if disputed else "waiting")
+    reported = [r for r in (a, b) if r is not None]
+    if any(r != result for r in reported):
+        return TableNote(*scores, "decided")
+    return TableNote(*scores, "confirmed" if len(reported) == 2 else "accepted")
+
+
+def table_notes(db: Database, tournament_id: int, rnd: Round) -> dict[int, TableNote]:
+    """table → its players' reports and their state, for the tables of ``rnd`` with a report
+    still bound to their two players (``storage.result_reports``)."""
+    with reading(db) as tx:
+        found = open_round_reports(tx, tournament_id, rnd.number, settled=True)
+    results = {p.table: p.result for p in rnd.pairings}
+    return {table: _note(sides.get("a"), sides.get("b"), results.get(table))
+            for table, sides in found.items()}
+
+
+def round_choices(settings: Settings, rnd: Round) -> tuple[MatchResult, ...]:
+    """The one-tap results of ``rnd``: its best-of, no drawn result in the top (S-3)."""
+    top = rnd.stage is Stage.TOP
+    return one_tap_results(settings.top_best_of if top else settings.best_of, elimination=top)
+
+
+def next_open_table(rnd: Round, after: int | None) -> int | None:
+    """The first match without a result after table ``after`` (from the start when ``None``
+    or when none is after it); ``None`` once every match has one."""
+    tables = sorted(p.table for p in rnd.pairings if p.b is not None and p.result is None)
+    if not tables:
+        return None
+    return next((t for t in tables if after is None or t > after), tables[0])
