@@ -19,6 +19,27 @@
       el.classList.toggle("over", left === 0);
     });
   }
+  // a box that scrolls sideways (a wide table on a phone) can be scrolled from the keyboard
+  // too (issue 12, accessibility)
+  function scrollers() {
+    document.querySelectorAll(".scroll, .bracket, figure.chart").forEach(function (el) {
+      if (el.scrollWidth > el.clientWidth + 1 && !el.hasAttribute("tabindex")) {
+        el.setAttribute("tabindex", "0");
+      }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", scrollers);
+  // on a phone the tab bar scrolls sideways: the current tab is scrolled into its view
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll(".tabs").forEach(function (bar) {
+      var on = bar.querySelector("a.on, a[aria-current=page]");
+      if (on && bar.scrollWidth > bar.clientWidth) {
+        bar.scrollLeft = on.offsetLeft - bar.offsetLeft - (bar.clientWidth - on.offsetWidth) / 2;
+      }
+    });
+  });
+  document.addEventListener("htmx:afterSwap", scrollers);
+  window.addEventListener("resize", scrollers);
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:afterSwap", tick);
   setInterval(tick, 1000);
