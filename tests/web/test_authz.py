@@ -56,6 +56,9 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("POST", f"{T}/players/import"): ORG, ("POST", f"{T}/players/{{number}}/checkin"): ORG,
     ("POST", f"{T}/players/{{number}}/drop"): HEAD,
     ("POST", f"{T}/players/{{number}}/account"): ORG, ("POST", f"{T}/rounds/start"): ORG,
+    # registration (issue 12): the list alone, check in all, reinstate (as a drop)
+    ("GET", f"{T}/players/list"): ORG, ("POST", f"{T}/players/checkin-all"): ORG,
+    ("POST", f"{T}/players/{{number}}/reinstate"): HEAD,
     ("POST", f"{T}/rounds/undo"): ORG, ("POST", f"{T}/timer"): ORG,
     ("POST", f"{T}/finish"): ORG, ("POST", f"{T}/robot"): ORG,
     ("POST", f"{T}/staff"): ORG, ("POST", f"{T}/staff/{{judge}}/remove"): ORG,

@@ -110,6 +110,11 @@ class Player:
     """The first round this player can be paired in (late entry, P-7)."""
     dropped_after: int | None = None
     """The last round this player took part in, when they dropped (P-7) or were disqualified."""
+    surname: str = field(default="", compare=False)
+    """The surname kept apart, for lists in surname order (``turnir.domain.names``); empty:
+    read from ``name``. Not part of the player's identity (two loads compare equal)."""
+    given_name: str = field(default="", compare=False)
+    """The given name kept apart (empty: read from ``name``)."""
 
 
 @dataclass(frozen=True, slots=True)

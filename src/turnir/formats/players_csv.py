@@ -2,8 +2,13 @@
 
 Columns (a header line is optional; without one the columns are name, city, club, byes):
 
-- ``name`` (``имя``, ``фио``): required, unique (compared as ``turnir.domain.text.name_key``:
-  case, zero-width characters and repeated spaces do not make a different name);
+- ``name`` (``имя``, ``фио``): the whole name, given name first ("Ольга Волкова"); unique
+  (compared as ``turnir.domain.text.name_key``: case, zero-width characters and repeated
+  spaces do not make a different name);
+- or, instead, ``surname`` (``фамилия``) and ``given name`` (``имя``, with an optional
+  ``patronymic``/``отчество``): kept apart so that lists sort by surname; the name shown is
+  "given surname" (``turnir.domain.names``). When the header has a surname column, ``name`` and
+  ``имя`` are the given name. One of the two forms is required;
 - ``city`` (``город``), ``club`` (``клуб``): optional, at most 100 characters;
 - ``byes`` (``автопобеды``): optional number of privilege byes granted for the first rounds
   (S-5), at most ``MAX_BYES``; registering checks it against the tournament's Swiss rounds.
@@ -22,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from turnir.domain.limits import MAX_BYES, privilege_byes
+from turnir.domain.names import full_name
 from turnir.domain.text import NAME_LEN, PLACE_LEN, BadTextError, clean_name, name_key
-from turnir.errors import UserError
+from turnir.errors import Term, UserError
 from turnir.formats.tabular import Row, read_table, read_table_file, read_table_text
 
 MAX_BYTES = 2_000_000
@@ -36,16 +42,26 @@ _ALIASES = {
     "city": "city", "город": "city",
     "club": "club", "клуб": "club",
     "byes": "byes", "автопобеды": "byes", "bye": "byes",
+    "surname": "surname", "фамилия": "surname", "last name": "surname",
+    "family name": "surname",
+    "given name": "given_name", "given_name": "given_name", "first name": "given_name",
+    "patronymic": "patronymic", "отчество": "patronymic",
 }
+_GIVEN_TOO = {"name", "имя"}
+"""Columns that are the given name when the header also has a surname column."""
 _DEFAULT_COLUMNS = ("name", "city", "club", "byes")
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerLine:
     name: str
+    """The name shown (with a surname given apart: "given surname")."""
     city: str = ""
     club: str = ""
     byes: int = 0
+    surname: str = ""
+    """The surname, when the file gives it apart (else read from ``name``)."""
+    given_name: str = ""
 
     def granted_byes(self, *, swiss_rounds: int | None) -> frozenset[int]:
         """The rounds of this player's privilege byes, bounded by the Swiss rounds."""
@@ -76,8 +92,9 @@ def read_players_csv(path: Path) -> list[PlayerLine]:
 
 def _columns(first: Row, source: str) -> list[str] | None:
     """The header's columns, or ``None`` when the first row is a player."""
-    cells = [cell.casefold() for cell in first.cells]
-    if "name" not in {_ALIASES.get(c) for c in cells}:
+    cells = [" ".join(cell.casefold().split()) for cell in first.cells]
+    known = {_ALIASES.get(c) for c in cells}
+    if not known & {"name", "surname"}:
         return None
     columns = []
     for cell in cells:
@@ -85,7 +102,8 @@ def _columns(first: Row, source: str) -> list[str] | None:
             raise UserError("{source} line {line}: unknown column {column!r} (use name, "
                             "city, club, byes)", code="bad_file", source=source,
                             line=first.line, column=cell[:50])
-        columns.append(_ALIASES[cell])
+        apart = "surname" in known and cell in _GIVEN_TOO
+        columns.append("given_name" if apart else _ALIASES[cell])
     return columns
 
 
@@ -119,7 +137,9 @@ def parse_players(rows: Sequence[Row], *, source: str) -> list[PlayerLine]:
 def _player(values: dict[str, str], where: dict[str, Any]) -> PlayerLine:
     """One player of a line; ``where`` is the source and the line (for the messages)."""
     try:
-        name = clean_name(values.get("name", ""), field="name", max_len=NAME_LEN)
+        surname, given = _name_apart(values)
+        name = clean_name(full_name(surname, given) if surname else values.get("name", ""),
+                          field="name", max_len=NAME_LEN)
         city = clean_name(values.get("city", ""), field="city", max_len=PLACE_LEN,
                           required=False)
         club = clean_name(values.get("club", ""), field="club", max_len=PLACE_LEN,
@@ -135,4 +155,15 @@ def _player(values: dict[str, str], where: dict[str, Any]) -> PlayerLine:
         raise UserError("{source} line {line}: byes must be a whole number from 0 to {most}, "
                         "not {byes}", code="bad_file", **where, most=MAX_BYES,
                         byes=byes_text[:20])
-    return PlayerLine(name, city, club, int(byes_text))
+    return PlayerLine(name, city, club, int(byes_text), surname, given)
+
+
+def _name_apart(values: dict[str, str]) -> tuple[str, str]:
+    """The surname and given name (with the patronymic) of a line that has them apart."""
+    surname = clean_name(values.get("surname", ""), field="surname", max_len=NAME_LEN,
+                         required=False)
+    given = clean_name(" ".join((values.get("given_name", ""), values.get("patronymic", ""))),
+                       field="given name", max_len=NAME_LEN, required=False)
+    if given and not surname:
+        raise BadTextError("the {name} is empty", field="surname", name=Term("surname"))
+    return surname, given

@@ -40,7 +40,8 @@ Game = tuple[str | None, str]
 NEUTRAL = frozenset({
     "tournament.create", "tournament.finish", "tournament.robot", "tournament.clock",
     "player.register",
-    "player.import", "player.check_in", "player.drop", "round.timer", "report.submit",
+    "player.import", "player.check_in", "player.drop", "player.reinstate", "round.timer",
+    "report.submit",
     "robot.dismiss",
 })
 """Actions that change no pairing and no result."""

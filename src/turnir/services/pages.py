@@ -10,7 +10,7 @@ renders what comes back; it builds no domain value and reads nothing itself.
 - :func:`entry_number`: a signed-in player's number in a tournament; :func:`round_floats_named`:
   who floats in a round and why (the judges' pairings page).
 - the forms: :func:`new_settings` (a new tournament's settings), :func:`import_players` (a
-  players file), :func:`add_player`
+  players file; one player: ``players.enter_player``)
   (registration or a late entry, P-7), :func:`make_player_login`, :func:`start_round_timer`,
   :func:`record_score` (a judge's result as typed, S-6 corrections included) and
   :func:`report_score` (a player's own match, their game wins first).
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from argon2 import PasswordHasher
 
-from turnir.domain.model import Round, Settings, Status
+from turnir.domain.model import Round, Settings
 from turnir.domain.pairing.floats import Float
 from turnir.domain.pairing.history import round_floats
 from turnir.domain.quick_results import read_typed_result
@@ -161,20 +161,6 @@ def import_players(db: Database, tournament_id: int, data: bytes, *, filename: s
     lines = read_players_bytes(data, source=filename)
     return player_service.register_players(db, tournament_id, lines, actor=actor,
                                            account_id=account_id)
-
-
-def add_player(db: Database, tournament_id: int, *, name: str, city: str, club: str, byes: int,
-               missed_byes: bool, actor: str, account_id: int | None) -> PlayerInfo:
-    """Registration before round 1; a late entry afterwards (P-7), with byes for the missed
-    rounds when ``missed_byes``."""
-    info = get_tournament(db, tournament_id).info
-    if info.status is Status.REGISTRATION:
-        return player_service.register_player(db, tournament_id, name=name, city=city,
-                                              club=club, actor=actor, byes=byes,
-                                              account_id=account_id)
-    return player_service.late_entry(db, tournament_id, name=name, city=city, club=club,
-                                     actor=actor, byes_for_missed_rounds=missed_byes,
-                                     account_id=account_id)
 
 
 @dataclass(frozen=True, slots=True)

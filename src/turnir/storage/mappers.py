@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, RowMapping, insert, select
 
 from turnir.domain.model import Pairing, PairingKind, Player, PlayerId, Round, Settings, Stage
+from turnir.domain.names import name_parts
 from turnir.domain.results import MatchResult, PointsTable
 from turnir.domain.standings import PenaltyCounts
 from turnir.domain.text import name_key as text_name_key
@@ -104,6 +105,15 @@ def player_json(player: Player) -> dict[str, Any]:
             "dropped_after": player.dropped_after}
 
 
+def entry_name_parts(player: Player) -> dict[str, str]:
+    """The ``surname`` and ``given_name`` columns of a player's entry: as kept apart, else
+    read from the name (``turnir.domain.names.name_parts``)."""
+    if player.surname:
+        return {"surname": player.surname, "given_name": player.given_name}
+    surname, given = name_parts(player.name)
+    return {"surname": surname, "given_name": given}
+
+
 def name_key(name: str) -> str:
     """The form names are compared in (``turnir.domain.text.name_key``): NFC, no zero-width
     characters, single spaces, case-folded; the key of a name and of its normal form agree."""
@@ -131,15 +141,16 @@ def load_players(conn: Connection, tournament_id: int) -> tuple[Player, ...]:
         byes[number].add(round_number)
     rows = conn.execute(
         select(entries.c.number, entries.c.name, entries.c.city, entries.c.club,
-               entries.c.joined_round, entries.c.dropped_after)
+               entries.c.joined_round, entries.c.dropped_after, entries.c.surname,
+               entries.c.given_name)
         .where(entries.c.tournament_id == tournament_id)
         .order_by(entries.c.number)
     )
     return tuple(
         Player(id=number, name=name, city=city, club=club,
                granted_byes=frozenset(byes.get(number, ())), joined_round=joined,
-               dropped_after=dropped)
-        for number, name, city, club, joined, dropped in rows
+               dropped_after=dropped, surname=surname, given_name=given)
+        for number, name, city, club, joined, dropped, surname, given in rows
     )
 
 
@@ -216,8 +227,9 @@ def insert_players(conn: Connection, tournament_id: int, players: Iterable[Playe
     listed = list(players)
     rows = [
         {"tournament_id": tournament_id, "number": p.id, "person_id": person_ids.get(p.id),
-         "name": p.name, "name_key": name_key(p.name), "city": p.city, "club": p.club,
-         "joined_round": p.joined_round, "dropped_after": p.dropped_after,
+         "name": p.name, "name_key": name_key(p.name), **entry_name_parts(p),
+         "city": p.city, "club": p.club, "joined_round": p.joined_round,
+         "dropped_after": p.dropped_after,
          "checked_in": checked_in, "version": 1}
         for p in listed
     ]

@@ -43,6 +43,9 @@ class StoredEntry:
     checked_in: bool
     person_id: int | None
     version: int
+    surname: str = ""
+    """The surname kept apart (``turnir.domain.names``)."""
+    given_name: str = ""
 
 
 def stored_entry(row: Mapping[Any, Any]) -> StoredEntry:
@@ -50,7 +53,8 @@ def stored_entry(row: Mapping[Any, Any]) -> StoredEntry:
     return StoredEntry(id=int(row["id"]), number=int(row["number"]), name=row["name"],
                        city=row["city"], club=row["club"], joined_round=row["joined_round"],
                        dropped_after=row["dropped_after"], checked_in=bool(row["checked_in"]),
-                       person_id=row["person_id"], version=int(row["version"]))
+                       person_id=row["person_id"], version=int(row["version"]),
+                       surname=row["surname"], given_name=row["given_name"])
 
 
 # ----- reading ---------------------------------------------------------------------------
@@ -182,6 +186,22 @@ def suspensions_of(conn: Connection, person_ids: Sequence[int]) -> list[Suspensi
 
 
 # ----- writing ---------------------------------------------------------------------------
+
+
+def last_drop_reason(conn: Connection, tournament_id: int, number: int) -> str | None:
+    """Why the entry was last dropped (the newest ``drops`` row), if it ever was."""
+    found = conn.execute(
+        select(drops.c.reason).where(drops.c.tournament_id == tournament_id,
+                                     drops.c.number == number)
+        .order_by(drops.c.id.desc()).limit(1)
+    ).first()
+    return None if found is None else str(found[0])
+
+
+def store_reinstatement(conn: Connection, entry: StoredEntry) -> None:
+    """The dropped entry is in again (its version goes up by one); the ``drops`` row stays as
+    the record of the drop, the audit log has the reinstatement."""
+    bump_version(conn, entries, entry.id, entry.version, {"dropped_after": None})
 
 
 def set_checked_in(conn: Connection, entry: StoredEntry, present: bool) -> None:

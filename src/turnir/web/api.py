@@ -244,8 +244,9 @@ def players(db: DbDep, tid: TournamentId) -> list[PlayerOut]:
        response_model=PlayerOut)
 def add_player(db: DbDep, staff: OrganizerDep, tid: TournamentId, body: PlayerIn) -> PlayerOut:
     """Register before round 1; afterwards a late entry (P-7)."""
-    return PlayerOut.model_validate(pages.add_player(
-        db, tid, name=body.name, city=body.city, club=body.club, byes=body.byes,
+    return PlayerOut.model_validate(player_service.enter_player(
+        db, tid, name=body.name, surname=body.surname, given_name=body.given_name,
+        city=body.city, club=body.club, byes=body.byes,
         missed_byes=body.byes_for_missed_rounds, actor=staff.actor,
         account_id=staff.account_id))
 

@@ -97,7 +97,11 @@ class TournamentIn(_In):
 
 
 class PlayerIn(_In):
-    name: Name
+    name: Annotated[str, Field(max_length=200)] = ""
+    """The whole name, given name first; or leave it out and give ``surname`` and
+    ``given_name`` apart (then the name is "given surname"; lists sort by surname)."""
+    surname: Annotated[str, Field(max_length=200)] = ""
+    given_name: Annotated[str, Field(max_length=200)] = ""
     city: Short = ""
     club: Short = ""
     byes: Annotated[int, Field(ge=0, le=50)] = 0
@@ -119,6 +123,9 @@ class PlayerOut(_Out):
     checked_in: bool
     person_id: int | None
     version: int
+    surname: str
+    """The surname kept apart (read from the name when only the name was given)."""
+    given_name: str
 
 
 class CheckInIn(_In):

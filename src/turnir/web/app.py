@@ -36,6 +36,7 @@ from turnir.web import (
     organizer,
     penalty_pages,
     player_pages,
+    players_pages,
     projector,
     public,
     rating_admin_pages,
@@ -107,7 +108,7 @@ def create_app(settings: WebSettings, *, db: Database,
     routers = [public.router, ratings_pages.router, auth.router, organizer.router,
                accounts_pages.router, judging.router, penalty_pages.router, audit_pages.router,
                staff_pages.router, rulings_pages.router,
-               player_pages.router,
+               player_pages.router, players_pages.router,
                exports.router, exports.api_router, projector.router, api.router,
                rating_admin_pages.router, ratings_api.router]
     for router in routers:

@@ -7,7 +7,7 @@ dependencies of the routes: the tournament of the URL (``TournamentDep``), its r
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -23,6 +23,8 @@ from turnir.services.login_limits import LoginLimits
 from turnir.services.pages import RoundPage, round_page
 from turnir.services.tournaments import find_tournament
 from turnir.web.cache import PageCache
+from turnir.web.form_once import FIELD as FORM_TOKEN_FIELD
+from turnir.web.form_once import FormTokens, new_token
 from turnir.web.i18n import COOKIE as LANG_COOKIE
 from turnir.web.i18n import Formats, negotiate
 from turnir.web.redirects import safe_next
@@ -59,6 +61,8 @@ class WebState:
     cache: PageCache
     stamps: ChangeStamps
     hasher: PasswordHasher
+    form_tokens: FormTokens = field(default_factory=FormTokens)
+    """The creating forms' one-time tokens (``turnir.web.form_once``)."""
 
     @property
     def session_lifetime(self) -> timedelta:
@@ -255,7 +259,8 @@ def page_context(request: Request, visitor: Visitor, settings: WebSettings) -> d
             "csrf_token": visitor.csrf_token, "csrf_field": CSRF_FIELD,
             "path": request.url.path, "full_path": str(request.url.path)
             + (f"?{request.url.query}" if request.url.query else ""),
-            "poll_seconds": settings.poll_seconds, "htmx": is_htmx(request)}
+            "poll_seconds": settings.poll_seconds, "htmx": is_htmx(request),
+            "form_token": new_token, "form_token_field": FORM_TOKEN_FIELD}
 
 
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:

@@ -1,0 +1,209 @@
+"""One form, one change (issue 12 item 4): a creating form sent twice (a double click, Back and
+send again, a retry of a slow phone) creates once.
+
+Each form that creates something carries a one-time token, drawn when the page is rendered:
+
+    <input type="hidden" name="{{ form_token_field }}" value="{{ form_token() }}">
+
+(``form_token`` and ``form_token_field`` are in every page's context, ``deps.page_context``).
+Its route takes ``FormOnceDep`` and answers with ``once.done(request, url)`` instead of
+``deps.done``:
+
+    def add(request: Request, ..., once: FormOnceDep) -> Response:
+        made = service(...)
+        return once.done(request, f"/t/{made.id}")
+
+The first request with a token claims it before the route runs; the change is made and the
+page it leads to is remembered with the token. A request with a token already used does not
+run the route: it gets the same answer (HTMX's ``HX-Redirect``, a plain form's 303 to the
+same page: POST-redirect-GET), or, for a form that answered with a message and no page, a
+note that the form was sent already. A request arriving while the first is still being
+handled waits for it (up to ``WAIT_SECONDS``). A refused change (a ``UserError``, any error)
+frees the token: the corrected form can be sent again. A request without a token (the API, an
+old page) is handled as before.
+
+Tokens are kept by the process (like the page cache, ``turnir.web.cache``), for
+``KEEP_SECONDS`` and at most ``MOST`` of them, per visitor: a token claimed by one account
+means nothing for another. A route that reads its body itself (an upload) calls
+``form_once(request, token)`` once it has the token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.responses import Response
+
+from turnir.errors import UserError
+from turnir.web.templating import N_
+
+FIELD = "form_token"
+"""The hidden field's name."""
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+KEEP_SECONDS = 6 * 3600
+MOST = 20_000
+WAIT_SECONDS = 15.0
+ALREADY_SENT = N_("This form has already been sent; the change was made once.")
+
+
+def new_token() -> str:
+    """A fresh token for one form on one page."""
+    return secrets.token_urlsafe(18)
+
+
+@dataclass(slots=True)
+class _Claim:
+    at: float
+    finished: bool = False
+    url: str | None = None
+
+
+class FormTokens:
+    """The tokens claimed lately: pending (its request is being handled) or finished (with the
+    page it led to). Thread-safe: routes run in worker threads."""
+
+    def __init__(self, *, keep_seconds: float = KEEP_SECONDS, most: int = MOST) -> None:
+        self._claims: OrderedDict[str, _Claim] = OrderedDict()
+        self._lock = threading.Lock()
+        self.keep_seconds = keep_seconds
+        self.most = most
+
+    def claim(self, key: str) -> _Claim | None:
+        """``None`` when ``key`` was free and is now the caller's; else its claim."""
+        now = time.monotonic()
+        with self._lock:
+            self._forget_old(now)
+            found = self._claims.get(key)
+            if found is None:
+                self._claims[key] = _Claim(now)
+            return found
+
+    def finish(self, key: str, url: str | None) -> None:
+        """The change was made; ``url`` is the page it led to (kept when already set)."""
+        with self._lock:
+            found = self._claims.get(key)
+            if found is not None and not found.finished:
+                found.finished, found.url = True, url
+
+    def release(self, key: str) -> None:
+        """The change was refused: the token is free again."""
+        with self._lock:
+            found = self._claims.get(key)
+            if found is not None and not found.finished:
+                del self._claims[key]
+
+    def _forget_old(self, now: float) -> None:
+        while self._claims:
+            key, first = next(iter(self._claims.items()))
+            if now - first.at < self.keep_seconds and len(self._claims) < self.most:
+                break
+            del self._claims[key]
+
+
+class FormReplay(Exception):
+    """The form's token was used already: answer as the first time (``url``) or say so."""
+
+    def __init__(self, url: str | None) -> None:
+        super().__init__(url)
+        self.url = url
+
+
+@dataclass(frozen=True, slots=True)
+class FormOnce:
+    """A route's claim on its form's token (``key`` ``None``: the form had none)."""
+
+    tokens: FormTokens | None
+    key: str | None
+
+    def done(self, request: Request, url: str) -> Response:
+        """``deps.done``, remembering ``url`` as the answer to this token."""
+        from turnir.web.deps import done
+
+        if self.tokens is not None and self.key is not None:
+            self.tokens.finish(self.key, url)
+        return done(request, url)
+
+
+def _tokens(request: Request) -> FormTokens:
+    from turnir.web.deps import get_state
+
+    return get_state(request).form_tokens
+
+
+def _key(request: Request, token: str) -> str:
+    from turnir.web.deps import get_visitor
+
+    visitor = get_visitor(request)
+    who = f"a{visitor.account.id}" if visitor.account is not None else visitor.csrf_nonce
+    return f"{who}|{request.url.path}|{token}"
+
+
+async def _claim(tokens: FormTokens, key: str) -> None:
+    """Claim ``key``, waiting while another request holds it; ``FormReplay`` once it is
+    finished (or still pending after ``WAIT_SECONDS``)."""
+    waited = 0.0
+    while True:
+        found = tokens.claim(key)
+        if found is None:
+            return
+        if found.finished or waited >= WAIT_SECONDS:
+            raise FormReplay(found.url)
+        await asyncio.sleep(0.05)
+        waited += 0.05
+
+
+@asynccontextmanager
+async def form_once(request: Request, token: object) -> AsyncIterator[FormOnce]:
+    """Around a creating route: claim the form's ``token`` (nothing when there is none), free
+    it when the route fails, finish it when the route answers."""
+    if token is None or token == "":
+        yield FormOnce(None, None)
+        return
+    if not isinstance(token, str) or not TOKEN.fullmatch(token):
+        raise UserError("the form is out of date; reload the page and send it again",
+                        code="bad_form_token")
+    tokens, key = _tokens(request), _key(request, token)
+    await _claim(tokens, key)
+    try:
+        yield FormOnce(tokens, key)
+    except BaseException:
+        tokens.release(key)
+        raise
+    tokens.finish(key, None)
+
+
+async def _form_once_dep(request: Request) -> AsyncIterator[FormOnce]:
+    token: object = None
+    if request.headers.get("content-type", "").startswith(
+            "application/x-www-form-urlencoded"):
+        token = (await request.form()).get(FIELD)
+    async with form_once(request, token) as once:
+        yield once
+
+
+FormOnceDep = Annotated[FormOnce, Depends(_form_once_dep, scope="function")]
+"""A creating form's route: sent twice, it runs once (the module's docstring)."""
+
+
+async def _replay(request: Request, error: Exception) -> Response:
+    from turnir.web.deps import done, gettext_for, message
+
+    assert isinstance(error, FormReplay)
+    if error.url is not None:
+        return done(request, error.url)
+    return message(request, gettext_for(request)(ALREADY_SENT))
+
+
+def install(app: FastAPI) -> None:
+    """Answer a form sent again as the first time (``FormReplay``)."""
+    app.add_exception_handler(FormReplay, _replay)
