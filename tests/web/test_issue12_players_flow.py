@@ -74,6 +74,7 @@ def test_both_players_land_on_their_match_a_reports_with_one_tap_b_confirms(
     # B's card refreshes by itself: the opponent's 2-1 is 1-2 from B's side
     expect(pb.locator(CARD)).to_have_attribute("data-state", "confirm")
     expect(pb.locator(CARD)).to_contain_text("Соперник сообщил 1-2")
+    expect(pb.locator(f"{CARD} button.confirm")).to_have_text("Подтвердить: поражение 1-2")
     pb.click(f"{CARD} button.confirm")  # one tap
     expect(pb.locator(CARD)).to_have_attribute("data-state", "recorded")
     expect(pb.locator(CARD)).to_contain_text("Результат записан: 1-2")

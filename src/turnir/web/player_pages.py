@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from turnir.domain.results import parse_result
 from turnir.services.player_match import leave_tournament, my_match, my_tournaments
 from turnir.services.reports import COMMENT_LEN, ReportStatus, report_result
+from turnir.services.round_clock import round_timer
 from turnir.web.deps import (
     StateDep,
     TournamentPath,
@@ -34,14 +35,9 @@ from turnir.web.deps import (
 from turnir.web.security import PLAYERS, SIGNED_IN
 from turnir.web.templating import N_
 
-REPORTED = {
-    ReportStatus.WAITING: N_("Reported. Your opponent confirms it with one tap."),
-    ReportStatus.RECORDED: N_("Both players agree: the result is recorded."),
-    ReportStatus.DISPUTED: N_("Your report differs from your opponent's: a judge is called "
-                              "and will decide."),
-    ReportStatus.UNCHANGED: N_("The table already has this result."),
-}
-"""What the card says after the player's tap."""
+UNCHANGED = N_("The table already has this result.")
+"""The card's note after a tap that changed nothing; otherwise the card's new state (waiting,
+recorded, disputed) says what happened."""
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
@@ -59,10 +55,13 @@ def me(request: Request, state: StateDep, visitor: VisitorDep) -> Response:
 
 
 def _card(request: Request, state: StateDep, visitor: VisitorDep, tid: int,
-          note: str = "", kind: str = "ok") -> HTMLResponse:
+          note: str = "") -> HTMLResponse:
     card = my_match(state.db, tid, visitor.require(PLAYERS))
-    template = "_my_match.html" if is_htmx(request) else "my_match.html"
-    return render(request, template, card=card, tid=tid, tab="me", note=note, kind=kind,
+    if is_htmx(request):
+        return render(request, "_my_match.html", card=card, tid=tid, note=note,
+                      comment_len=COMMENT_LEN)
+    timer = round_timer(state.db, tid, card.round) if card.round else None  # everyone's clock
+    return render(request, "my_match.html", card=card, tid=tid, tab="me", note=note, timer=timer,
                   title=card.tournament, comment_len=COMMENT_LEN)
 
 
@@ -84,8 +83,8 @@ def report(request: Request, state: StateDep, visitor: VisitorDep, tid: Tourname
                            account=visitor.require(PLAYERS), comment=comment)
     if not is_htmx(request):
         return done(request, f"/t/{tid}/me")
-    return _card(request, state, visitor, tid, gettext_for(request)(REPORTED[answer.status]),
-                 "warn" if answer.status is ReportStatus.DISPUTED else "ok")
+    unchanged = answer.status is ReportStatus.UNCHANGED
+    return _card(request, state, visitor, tid, gettext_for(request)(UNCHANGED) if unchanged else "")
 
 
 @router.get("/t/{tid}/me/leave", response_class=HTMLResponse)
