@@ -195,7 +195,7 @@ def test_the_buttons_follow_the_rounds_best_of_and_the_top_has_no_draws(
         start_round(web_db, tid, actor=ORGANIZER)
         seen[best_of] = _taps(judge.get(f"/t/{tid}/results", headers=EN).text, 1)
     assert seen[1] == ["1-0", "0-0-1", "0-1", "ID"]
-    assert seen[5] == ["3-0", "3-1", "3-2", "2-2", "2-3", "1-3", "0-3", "ID"]
+    assert seen[5] == ["3-0", "3-1", "3-2", "1-1", "2-2", "2-3", "1-3", "0-3", "ID"]
     tid = event(web_db, 8, rounds=3, top=4, name="With a top")
     add_judge(web_db, tid, role=JudgeRole.HEAD_JUDGE, login="judge", actor=ORGANIZER)
     for _ in range(3):

@@ -5,7 +5,7 @@ opponent confirmed, the one-tap results of the round, the next table still witho
   reported: who reported what (from player A's side, as the grid shows the result), and the
   state: waiting for the opponent, a dispute, confirmed by both, accepted or decided by a judge.
   The reports that a judge may accept with one tap are the open table's.
-- :func:`round_choices`: the round's one-tap results (``domain.quick_results``: the round's
+- :func:`round_choices`: the round's one-tap results (``domain.result_choices``: the round's
   best-of; no drawn result in the top, S-3).
 - :func:`next_open_table`: the first table without a result after a given one (wrapping), for
   the keyboard entry.
@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from turnir.domain.model import Round, Settings, Stage
-from turnir.domain.quick_results import one_tap_results
+from turnir.domain.model import Round, Settings
+from turnir.domain.result_choices import stage_choices
 from turnir.domain.results import MatchResult
 from turnir.services.common import Database, reading
 from turnir.storage.result_reports import open_round_reports
@@ -75,8 +75,7 @@ def table_notes(db: Database, tournament_id: int, rnd: Round) -> dict[int, Table
 
 def round_choices(settings: Settings, rnd: Round) -> tuple[MatchResult, ...]:
     """The one-tap results of ``rnd``: its best-of, no drawn result in the top (S-3)."""
-    top = rnd.stage is Stage.TOP
-    return one_tap_results(settings.top_best_of if top else settings.best_of, elimination=top)
+    return stage_choices(settings, rnd.stage)
 
 
 def next_open_table(rnd: Round, after: int | None) -> int | None:
