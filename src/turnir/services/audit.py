@@ -34,8 +34,10 @@ from turnir.errors import UserError
 from turnir.services.audit_replay import EntryRef, Line, Replay
 from turnir.services.common import Database, Tx, reading
 from turnir.storage import audit
-from turnir.storage.audit import SERVER_CHAIN, AuditEntry, chain_of
-from turnir.storage.mappers import tournament_row
+from turnir.storage.audit import SERVER_CHAIN, chain_of
+from turnir.storage.audit import AuditEntry as AuditEntry  # re-exported for the log page
+from turnir.storage.mappers import load_tournament, tournament_row
+from turnir.storage.staff_rows import staff_rows
 
 MAX_PROBLEMS = 100
 """Findings kept per chain (the count is kept beyond)."""
@@ -347,21 +349,130 @@ class ChangeStamps:
 # ----- the log page --------------------------------------------------------------------------
 
 
+class LogFamily(StrEnum):
+    """What an entry is about, for the log page's filter (an action's first word)."""
+
+    RESULTS = "results"
+    ROUNDS = "rounds"
+    PLAYERS = "players"
+    PENALTIES = "penalties"
+    STAFF = "staff"
+    RATINGS = "ratings"
+    TOURNAMENT = "tournament"
+    OTHER = "other"
+
+
+_FAMILY_PREFIXES: tuple[tuple[str, LogFamily], ...] = (
+    ("result.", LogFamily.RESULTS), ("report.", LogFamily.RESULTS),
+    ("game.", LogFamily.RESULTS), ("robot.dismiss", LogFamily.RESULTS),
+    ("round.", LogFamily.ROUNDS), ("player.", LogFamily.PLAYERS),
+    ("penalty.", LogFamily.PENALTIES), ("suspension.", LogFamily.PENALTIES),
+    ("catalogue.", LogFamily.PENALTIES), ("infraction.", LogFamily.PENALTIES),
+    ("judging.", LogFamily.PENALTIES), ("judge.", LogFamily.STAFF),
+    ("staff.", LogFamily.STAFF), ("rating.", LogFamily.RATINGS),
+    ("tournament.", LogFamily.TOURNAMENT), ("robot.", LogFamily.TOURNAMENT),
+)
+
+
+def family_of(action: str) -> LogFamily:
+    """The family of an action (``result.correct`` → results); others, ``other``."""
+    return next((family for prefix, family in _FAMILY_PREFIXES if action.startswith(prefix)),
+                LogFamily.OTHER)
+
+
+CONFIRMED_BY_BOTH = " (confirmed by both players)"
+"""What ``services.reports`` adds to the actor's name when a result is recorded because both
+players reported the same (stored in English in the log; pages translate it)."""
+
+
+def actor_parts(actor: str) -> tuple[str, bool]:
+    """The actor's name and whether the result was confirmed by both players."""
+    if actor.endswith(CONFIRMED_BY_BOTH):
+        return actor[:-len(CONFIRMED_BY_BOTH)], True
+    return actor, False
+
+
+def _round_in(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        head = value.split(".", 1)[0]
+        return int(head) if head.isdigit() else None
+    return None
+
+
+def entry_round(entry: AuditEntry) -> int | None:
+    """The round an entry is about: a pairing's (``round.table``), a round's, the round a
+    penalty was given in or applied to, the round after which a player dropped (``None``:
+    none, or before round 1)."""
+    if entry.entity in ("pairing", "round"):
+        return _round_in(entry.entity_id)
+    data = entry.after or entry.before or {}
+    for key in ("given_round", "pairing", "applied_round", "dropped_after"):
+        found = _round_in(data.get(key))
+        if found:
+            return found
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class LogQuery:
+    """The log page's filter and page (everything from the newest, 100 a page)."""
+
+    round: int | None = None
+    family: LogFamily | None = None
+    actor: str | None = None
+    """The actor as stored (``actor_parts`` gives the name shown)."""
+    page: int = 1
+    size: int = 100
+
+    def wants(self, entry: AuditEntry) -> bool:
+        return ((self.round is None or entry_round(entry) == self.round)
+                and (self.family is None or family_of(entry.action) is self.family)
+                and (self.actor is None or entry.actor == self.actor))
+
+
 @dataclass(frozen=True, slots=True)
 class LogPage:
-    """A tournament's newest entries and its verification (the staff's log page)."""
+    """A tournament's entries that the filter wants (one page of them, newest first), the
+    verification of the whole log, and what the filter can choose from."""
 
     entries: tuple[AuditEntry, ...]
     verification: ChainReport
+    total: int = 0
+    """Entries the filter wants, on every page."""
+    page: int = 1
+    pages: int = 1
+    actors: tuple[str, ...] = ()
+    """Everyone the log names, as stored, alphabetically."""
+    rounds: tuple[int, ...] = ()
+    """The rounds the entries are about."""
+    players: Mapping[int, str] = field(default_factory=dict)
+    """The tournament's players by number: the page names them in words."""
+    staff: Mapping[int, str] = field(default_factory=dict)
+    """Its staff by row id (a ``judge.*`` entry's ``entity_id``)."""
 
 
-def log_page(db: Database, tournament_id: int, *, limit: int = 100) -> LogPage:
-    """The newest ``limit`` entries (newest first) and the verification, on one snapshot."""
+def log_page(db: Database, tournament_id: int, *, limit: int = 100,
+             query: LogQuery | None = None) -> LogPage:
+    """The entries ``query`` wants (``limit`` a page, newest first) and the verification, on
+    one snapshot."""
+    wanted = query or LogQuery(size=limit)
     with reading(db) as tx:
         tournament_row(tx, tournament_id)
-        recent = audit.recent_entries(tx, tournament_id, limit)
+        every = list(audit.chain_entries(tx, tournament_id))
         report = verify_chain(tx, tournament_id)
-    return LogPage(tuple(recent), report)
+        players = {p.id: p.name for p in load_tournament(tx, tournament_id).players}
+        staff = {member.id: member.name for member in staff_rows(tx, tournament_id)}
+    every.reverse()
+    found = [e for e in every if wanted.wants(e)]
+    pages = max(1, -(-len(found) // wanted.size))
+    page = min(max(1, wanted.page), pages)
+    shown = found[(page - 1) * wanted.size:page * wanted.size]
+    rounds = sorted({r for r in map(entry_round, every) if r is not None})
+    return LogPage(tuple(shown), report, total=len(found), page=page, pages=pages,
+                   actors=tuple(sorted({e.actor for e in every}, key=str.casefold)),
+                   rounds=tuple(rounds), players=players, staff=staff)
 
 
 def brief(data: Mapping[str, Any] | None, *, limit: int = 120) -> str:

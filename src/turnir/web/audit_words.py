@@ -1,0 +1,265 @@
+"""The audit log in words, for the log page (issue 12): each entry's action, what it changed and
+who did it, in the page's language, translated when shown from the entry's codes (its action
+and the values it stored), never from stored English text: a stored reason such as "did not
+check in" or the actor's "(confirmed by both players)" is recognised and translated; the
+organizer's own words (a drop's reason) are shown as typed.
+
+An action this module does not know yet is named by its family ("a change to the results")
+and its round and table when it has them, so a new action never shows a code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from turnir.domain.penalties import Penalty, Text
+from turnir.services.audit import AuditEntry, LogFamily, actor_parts, entry_round, family_of
+from turnir.services.online import ROBOT_ACTOR
+from turnir.web.templating import N_, ROLE_NAMES
+
+ACTIONS = {
+    "tournament.create": N_("Tournament created"),
+    "tournament.import": N_("Tournament loaded from a file"),
+    "tournament.finish": N_("Tournament finished"),
+    "tournament.robot": N_("Online judge robot switched"),
+    "tournament.clock": N_("Round clock setting changed"),
+    "player.register": N_("Player registered"),
+    "player.import": N_("Players loaded from a file"),
+    "player.check_in": N_("Check-in"),
+    "player.drop": N_("Player dropped"),
+    "player.reinstate": N_("Player reinstated"),
+    "player.late_entry": N_("Late entry"),
+    "round.pair": N_("Round paired"),
+    "round.undo": N_("Round pairing undone"),
+    "round.swap": N_("Pairings changed by hand"),
+    "round.timer": N_("Round clock"),
+    "result.record": N_("Result recorded"),
+    "result.correct": N_("Result corrected"),
+    "report.submit": N_("Player reported a result"),
+    "robot.dismiss": N_("Robot's game result dismissed"),
+    "robot.token.create": N_("Robot access key created"),
+    "robot.token.revoke": N_("Robot access key revoked"),
+    "game.technical": N_("Technical result of a game"),
+    "game.claim": N_("Claim after time-out decided"),
+    "penalty.give": N_("Penalty given"),
+    "penalty.appeal": N_("Appeal decided"),
+    "penalty.withdraw": N_("Penalty withdrawn"),
+    "penalty.apply": N_("Penalty applied to a match"),
+    "penalty.unapply": N_("Penalty taken off a match"),
+    "penalty.accumulate": N_("Penalties added up"),
+    "suspension.add": N_("Suspension recorded"),
+    "suspension.term": N_("Suspension term changed"),
+    "catalogue.set": N_("Infraction catalogue changed"),
+    "catalogue.remove": N_("Infraction removed from the catalogue"),
+    "judging.settings": N_("Judging settings changed"),
+    "judge.add": N_("Added to the staff"),
+    "judge.link": N_("Account linked to the staff"),
+    "judge.unlink": N_("Account unlinked from the staff"),
+    "rating.terms": N_("Rating terms set"),
+    "rating.submit": N_("Submitted to the rating database"),
+    "rating.correct": N_("Rating submission corrected"),
+}
+"""Every action the log knows, in words (``services.*``: ``change.log(…, action, …)``)."""
+
+FAMILIES = {
+    LogFamily.RESULTS: N_("Results"), LogFamily.ROUNDS: N_("Rounds"),
+    LogFamily.PLAYERS: N_("Players"), LogFamily.PENALTIES: N_("Penalties"),
+    LogFamily.STAFF: N_("Staff"), LogFamily.RATINGS: N_("Rating"),
+    LogFamily.TOURNAMENT: N_("Tournament"), LogFamily.OTHER: N_("Other changes"),
+}
+"""The filter's choices."""
+
+OTHER_CHANGES = {
+    LogFamily.RESULTS: N_("A change to the results"), LogFamily.ROUNDS: N_("A change to a round"),
+    LogFamily.PLAYERS: N_("A change to a player"),
+    LogFamily.PENALTIES: N_("A change to the penalties"),
+    LogFamily.STAFF: N_("A change to the staff"), LogFamily.RATINGS: N_("A change to the rating"),
+    LogFamily.TOURNAMENT: N_("A change to the tournament"), LogFamily.OTHER: N_("Another change"),
+}
+"""An action not in ``ACTIONS`` (a new one), by its family."""
+
+KNOWN_REASONS = {"did not check in": N_("did not check in")}
+"""Reasons the services store in English (``services.players``), translated when shown."""
+
+CLOCK = {"pause": N_("Round %(round)s: the clock paused"),
+         "resume": N_("Round %(round)s: the clock resumed"),
+         "add": N_("Round %(round)s: %(n)s min added")}
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """One entry in words."""
+
+    action: str
+    what: str
+    who: str
+
+
+Describe = Callable[["Words", AuditEntry, dict[str, Any], dict[str, Any]], str]
+
+
+class Words:
+    """The log's entries in one language (``gettext``), players named by number."""
+
+    def __init__(self, gettext: Callable[[str], str], locale: str,
+                 players: Mapping[int, str], staff: Mapping[int, str]) -> None:
+        self.gettext, self.locale, self.players, self.staff = gettext, locale, players, staff
+
+    def __call__(self, entry: AuditEntry) -> Said:
+        known = ACTIONS.get(entry.action)
+        action = self.gettext(known or OTHER_CHANGES[family_of(entry.action)])
+        before, after = entry.before or {}, entry.after or {}
+        describe = _DESCRIBE.get(entry.action) or _DESCRIBE.get(entry.action.split(".")[0])
+        what = describe(self, entry, before, after) if describe else self.where(entry)
+        return Said(action, what, self.who(entry.actor))
+
+    def t(self, template: str, **values: object) -> str:
+        return self.gettext(template) % values
+
+    def who(self, actor: str) -> str:
+        if actor == ROBOT_ACTOR:
+            return self.gettext(N_("the online judge robot"))
+        name, both = actor_parts(actor)
+        return self.t(N_("%(name)s (confirmed by both players)"), name=name) if both else name
+
+    def player(self, number: object, name: object = None) -> str:
+        if not isinstance(number, int):
+            return str(name or "")
+        return f"{name or self.players.get(number, '')} (#{number})".strip()
+
+    def text(self, value: Text) -> str:
+        return value.en if self.locale == "en" else value.ru
+
+    def penalty(self, value: object) -> str:
+        try:
+            return self.text(Penalty(str(value)).name_text)
+        except ValueError:
+            return ""
+
+    def score(self, data: Mapping[str, Any]) -> str:
+        result = data.get("result", data)
+        score = result.get("score") if isinstance(result, dict) else None
+        if score == "ID":
+            return self.gettext(N_("intentional draw"))
+        return str(score or "—")
+
+    def where(self, entry: AuditEntry) -> str:
+        """Round and table (a pairing's entry), or the round, or nothing."""
+        number = entry_round(entry)
+        if entry.entity == "pairing" and "." in entry.entity_id:
+            table = entry.entity_id.split(".", 1)[1]
+            return self.t(N_("Round %(round)s, table %(table)s"), round=number, table=table)
+        return self.t(N_("Round %(round)s"), round=number) if number else ""
+
+    def match(self, entry: AuditEntry, data: Mapping[str, Any]) -> str:
+        """"Round 2, table 3 (A – B)"."""
+        where = self.where(entry)
+        a, b = data.get("a"), data.get("b")
+        if isinstance(a, int) and isinstance(b, int):
+            return f"{where} ({self.player(a)} – {self.player(b)})"
+        return where
+
+
+def _result(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
+    if e.action == "result.correct" and before:
+        return f"{w.match(e, after or before)}: {w.score(before)} → {w.score(after)}"
+    return f"{w.match(e, after)}: {w.score(after)}"
+
+
+def _report(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
+    who = w.player(after.get("player"))
+    return w.t(N_("%(where)s: %(player)s reported %(score)s"), where=w.where(e), player=who,
+               score=w.score(after))
+
+
+def _player(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
+    number = int(e.entity_id) if e.entity_id.isdigit() else after.get("number")
+    who = w.player(number, after.get("name") or before.get("name"))
+    if e.action == "player.check_in":
+        return w.t(N_("%(player)s: checked in") if after.get("checked_in")
+                   else N_("%(player)s: check-in taken back"), player=who)
+    if e.action == "player.drop":
+        last = after.get("dropped_after")
+        text = (w.t(N_("%(player)s, before round 1"), player=who) if last == 0
+                else w.t(N_("%(player)s, after round %(round)s"), player=who, round=last))
+        reason = str(after.get("reason") or "")
+        if reason:
+            shown = w.gettext(KNOWN_REASONS[reason]) if reason in KNOWN_REASONS else reason
+            text += "; " + w.t(N_("reason: %(reason)s"), reason=shown)
+        return text
+    if e.action == "player.import":
+        return w.t(N_("%(n)s players"), n=len(after.get("players") or ()))
+    return who
+
+
+def _round(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
+    number = entry_round(e)
+    if e.action == "round.pair":
+        return w.t(N_("Round %(round)s: %(n)s tables"), round=number,
+                   n=len(after.get("pairings") or ()))
+    if e.action == "round.swap":
+        old = {tuple(p[1:3]) for p in before.get("pairings") or ()}
+        tables = sorted(p[0] for p in after.get("pairings") or () if tuple(p[1:3]) not in old)
+        return w.t(N_("Round %(round)s, tables %(tables)s"), round=number,
+                   tables=", ".join(map(str, tables)) or "—")
+    if e.action == "round.timer":
+        kind = after.get("action")
+        if kind in CLOCK:
+            added = (int(after.get("duration_s") or 0) - int(before.get("duration_s") or 0))
+            return w.t(CLOCK[str(kind)], round=number, n=max(0, added) // 60)
+        return w.t(N_("Round %(round)s: started for %(n)s min"), round=number,
+                   n=after.get("minutes", "—"))
+    return w.where(e)
+
+
+def _tournament(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
+    if e.action in ("tournament.create", "tournament.import"):
+        return str(after.get("name") or "")
+    if e.action == "tournament.finish":
+        return w.gettext(N_("early, before the planned rounds were over")) if after.get(
+            "early") else ""
+    if e.action == "tournament.robot":
+        return w.gettext(N_("switched on") if after.get("robot_allowed") else N_("switched off"))
+    if e.action == "tournament.clock":
+        minutes = after.get("clock_minutes")
+        return (w.t(N_("the clock starts with each round: %(n)s min"), n=minutes) if minutes
+                else w.gettext(N_("the clock does not start by itself")))
+    return ""
+
+
+def _penalty(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
+    data = after or before
+    who = w.player(data.get("number"), data.get("player_name") or data.get("player"))
+    if e.action in ("penalty.apply", "penalty.unapply"):
+        table = str(data.get("pairing") or "").partition(".")[2]
+        return w.t(N_("Penalty %(seq)s: round %(round)s, table %(table)s"), seq=e.entity_id,
+                   round=entry_round(e), table=table or "—")
+    if e.action in ("penalty.appeal", "penalty.withdraw") and before and after:
+        old, new = w.penalty(before.get("penalty")), w.penalty(after.get("penalty"))
+        if after.get("status") == "withdrawn":
+            return w.t(N_("%(player)s: %(penalty)s withdrawn"), player=who, penalty=old)
+        return f"{who}: {old} → {new}" if old != new else f"{who}: {old}"
+    if e.entity == "penalty":
+        return w.t(N_("%(player)s: %(penalty)s, round %(round)s"), player=who,
+                   penalty=w.penalty(data.get("penalty")), round=data.get("given_round", "—"))
+    if e.entity == "suspension":
+        return who
+    return w.t(N_("infraction %(code)s"), code=e.entity_id) if e.entity == "infraction" else ""
+
+
+def _staff(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
+    data = {**before, **after}
+    role = ROLE_NAMES.get(str(data.get("role")))
+    number = int(e.entity_id) if e.entity_id.isdigit() else 0
+    name = str(data.get("name") or w.staff.get(number) or "")  # a login is not a name
+    return f"{name} ({w.gettext(role)})" if role and name else name
+
+
+_DESCRIBE: dict[str, Describe] = {
+    "result": _result, "report": _report, "player": _player, "round": _round,
+    "tournament": _tournament, "penalty": _penalty, "suspension": _penalty,
+    "catalogue": _penalty, "judge": _staff,
+}
+"""By action, else by its first word; anything else: its round and table."""
