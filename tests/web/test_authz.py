@@ -61,6 +61,10 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("POST", f"{T}/players/{{number}}/reinstate"): HEAD,
     ("POST", f"{T}/rounds/undo"): ORG, ("POST", f"{T}/timer"): ORG,
     ("POST", f"{T}/finish"): ORG, ("POST", f"{T}/robot"): ORG,
+    # the round wizard and the clock (issue 12)
+    ("GET", f"{T}/finish"): ORG, ("POST", f"{T}/clock"): ORG,
+    ("POST", f"{T}/timer/pause"): HEAD, ("POST", f"{T}/timer/resume"): HEAD,
+    ("POST", f"{T}/timer/add"): HEAD,
     ("POST", f"{T}/staff"): ORG, ("POST", f"{T}/staff/{{judge}}/remove"): ORG,
     # judges and players
     ("GET", f"{T}/results"): JUDGES, ("POST", f"{T}/results"): JUDGES,

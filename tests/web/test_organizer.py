@@ -76,7 +76,7 @@ def test_an_organizer_runs_a_tournament_through_the_pages(web_db: Database,
                                             "table": str(line.table), "score": "0-2"})
         if len(view.round.pairings) > 1:
             post(org, f"/t/{tid}/rounds/start")
-    post(org, f"/t/{tid}/finish")
+    post(org, f"/t/{tid}/finish", {"confirm": "true"})  # issue 12 item 8: confirmed
     places = org.get(f"/t/{tid}/places", headers=EN).text
     assert places.count("<tr><td class=\"num\">") == 11
     assert get_tournament(web_db, tid).info.status.value == "finished"

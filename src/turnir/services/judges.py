@@ -58,7 +58,7 @@ _ACTIONS: dict[str, Term] = {action: action for action in (
     Term("register players"), Term("check players in"), Term("drop players"),
     Term("pair rounds"), Term("undo rounds"), Term("finish the tournament"),
     Term("change the staff"), Term("record results"), Term("start the clock"),
-    Term("allow or stop the robot"),
+    Term("allow or stop the robot"), Term("run the clock"),
 )}
 """What ``check_staff`` callers refuse (``what=``), as words to translate."""
 

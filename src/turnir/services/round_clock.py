@@ -122,8 +122,11 @@ def _moved(timer: RoundTimer, action: str, at: datetime, minutes: int) -> RoundT
     # add: the time left grows by ``minutes`` (from now, when it had run out)
     if not 1 <= minutes <= MAX_ADDED:
         raise UserError("add from 1 to 120 minutes", code="bad_added_time")
-    elapsed = int(((timer.paused_at or at) - timer.started_at).total_seconds())
-    duration = max(0, elapsed) + timer.remaining_s(at) + minutes * 60
+    ref = timer.paused_at or at
+    if timer.ends_at >= ref:
+        duration = timer.duration_s + minutes * 60
+    else:
+        duration = round((ref - timer.started_at).total_seconds()) + minutes * 60
     if duration > MAX_MINUTES * 60:
         raise UserError("a round lasts from 1 to 600 minutes", code="bad_timer")
     return RoundTimer(timer.round, timer.started_at, duration, timer.paused_at)

@@ -42,6 +42,7 @@ from turnir.web import (
     rating_admin_pages,
     ratings_api,
     ratings_pages,
+    rounds_pages,
     rulings_pages,
     staff_pages,
 )
@@ -107,6 +108,7 @@ def create_app(settings: WebSettings, *, db: Database,
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     routers = [public.router, ratings_pages.router, auth.router, organizer.router,
                accounts_pages.router, judging.router, penalty_pages.router, audit_pages.router,
+               rounds_pages.router,
                staff_pages.router, rulings_pages.router,
                player_pages.router, players_pages.router,
                exports.router, exports.api_router, projector.router, api.router,

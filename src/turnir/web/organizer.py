@@ -1,6 +1,6 @@
 """The organizer's pages: tournaments and their creation, registration and check-in (with a
-CSV import), rounds (pair the next one, undo one without results, the top), the round clock,
-drops and late entries, player logins, finishing (the accounts page is ``accounts_pages``).
+CSV import), drops and late entries, player logins (rounds, the round clock and finishing:
+``rounds_pages``; the accounts page is ``accounts_pages``).
 Every form posts to one route that calls one service (``turnir.services``)."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from turnir.errors import Term
 from turnir.services import pages
 from turnir.services.judges import add_judge, remove_staff
 from turnir.services.online import set_robot_allowed
-from turnir.services.rounds import start_round, undo_round
-from turnir.services.tournaments import create_tournament, finish_tournament
+from turnir.services.round_wizard import round_wizard
+from turnir.services.tournaments import create_tournament
 from turnir.web.deps import (
     OrganizerDep,
     SiteOrganizerDep,
@@ -87,32 +87,8 @@ def manage(request: Request, state: StateDep, staff: OrganizerDep,
                   running=info.status is Status.RUNNING,
                   registration=info.status is Status.REGISTRATION, robot=found.robot,
                   judges=found.judges, judge_roles=list(StaffRole), candidates=found.candidates,
-                  roster=roster(found.players, query=q, shown=show))
-
-
-@router.post("/t/{tid}/rounds/start")
-def pair_round(request: Request, state: StateDep, staff: OrganizerDep, tid: TournamentPath,
-               drop_absent: Annotated[bool, Form()] = False) -> Response:
-    """Pair the next round: Swiss while Swiss rounds remain, then the top."""
-    view = start_round(state.db, tid, actor=staff.actor, drop_absent_players=drop_absent,
-                       account_id=staff.account_id)
-    return done(request, f"/t/{tid}/results?round={view.round.number}")
-
-
-@router.post("/t/{tid}/rounds/undo")
-def undo(request: Request, state: StateDep, staff: OrganizerDep,
-         tid: TournamentPath) -> Response:
-    undo_round(state.db, tid, actor=staff.actor, account_id=staff.account_id)
-    return done(request, f"/t/{tid}/manage")
-
-
-@router.post("/t/{tid}/timer")
-def timer(request: Request, state: StateDep, staff: OrganizerDep, tid: TournamentPath,
-          minutes: Annotated[str, Form(max_length=4)] = "50") -> Response:
-    pages.start_round_timer(state.db, tid,
-                            minutes=_int(minutes, Term("minutes"), low=1, high=600) or 50,
-                            actor=staff.actor, account_id=staff.account_id)
-    return done(request, f"/t/{tid}/manage")
+                  roster=roster(found.players, query=q, shown=show),
+                  wizard=round_wizard(state.db, tid))
 
 
 @router.post("/t/{tid}/robot")
@@ -121,14 +97,6 @@ def robot(request: Request, state: StateDep, staff: OrganizerDep, tid: Tournamen
     """The online judge robot may record the tournament's results, or not (issue 10)."""
     set_robot_allowed(state.db, tid, allowed, actor=staff.actor, account_id=staff.account_id)
     return done(request, f"/t/{tid}/manage#robot")
-
-
-@router.post("/t/{tid}/finish")
-def finish(request: Request, state: StateDep, staff: OrganizerDep, tid: TournamentPath,
-           early: Annotated[bool, Form()] = False) -> Response:
-    finish_tournament(state.db, tid, actor=staff.actor, early=early,
-                      account_id=staff.account_id)
-    return done(request, f"/t/{tid}/places")
 
 
 @router.post("/t/{tid}/staff")

@@ -1,6 +1,6 @@
 // turnir's only script (no build step, no inline scripts: the Content-Security-Policy allows
 // scripts from this site alone, turnir.web.headers):
-// - the round timer counts down on every page that shows it;
+// - the round timer counts down on every page that shows it (a paused one stands still);
 // - the results grid does not refresh itself while a judge is typing a score in it
 //   (data-hold-while-typing: a poll is cancelled while an input of the grid has been edited);
 // - error pages' "Back" link goes back in the history when there is one; the printables'
@@ -10,7 +10,9 @@
   function tick() {
     var now = Date.now();
     document.querySelectorAll(".timer[data-ends]").forEach(function (el) {
-      var left = Math.max(0, Math.round((Date.parse(el.dataset.ends) - now) / 1000));
+      // a paused clock (data-paused: the seconds it kept) stands still
+      var left = el.dataset.paused !== undefined ? parseInt(el.dataset.paused, 10) || 0
+        : Math.max(0, Math.round((Date.parse(el.dataset.ends) - now) / 1000));
       var clock = el.querySelector(".clock");
       if (clock) {
         var m = Math.floor(left / 60), s = left % 60;
