@@ -6,13 +6,14 @@ the next round on)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, event
-from tests.web.conftest import LiveServer, add_account
-from tests.web.pages_check import assert_fits, assert_tap_targets
+from tests.web.conftest import Clients, LiveServer, add_account, csrf_of, log_in
+from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
 from tests.web.test_browser import DESKTOP, PHONE, login, new_page
 from turnir.domain.results import parse_result
 from turnir.services import pages
@@ -22,8 +23,10 @@ from turnir.services.players import list_players
 from turnir.services.queries import audit_log
 from turnir.services.results import record_result
 from turnir.services.rounds import current_round, start_round
+from turnir.storage.database import Database
 
 CARD = "#my-card"
+RU = {"accept-language": "ru"}
 
 
 def _table(server: LiveServer) -> tuple[int, int, int, int]:
@@ -68,6 +71,7 @@ def test_both_players_land_on_their_match_a_reports_with_one_tap_b_confirms(
         assert_fits(page, "the player's card")
         assert_tap_targets(page, "the player's card")
         assert min(_heights(page, f"{CARD} button.choice")) >= 44
+    assert_accessible(pa, "the player's card")
     pa.click(f"{CARD} button[data-score='2-1']")  # "Победа 2-1": one tap
     expect(pa.locator(CARD)).to_have_attribute("data-state", "waiting")
     expect(pa.locator(CARD)).to_contain_text("Вы сообщили 2-1")
@@ -150,3 +154,38 @@ def test_a_player_leaves_after_confirming_without_javascript_and_is_not_paired_n
     expect(org.locator(f"#p{a}")).to_contain_text("выбыл")
     for page in (pa, org):
         page.context.close()
+
+
+def test_a_player_in_two_running_tournaments_gets_a_short_list_and_in_none_the_home_page(
+        web_db: Database, clients: Clients) -> None:
+    first, second = event(web_db, 6, name="Первый"), event(web_db, 6, name="Второй")
+    for tid in (first, second):
+        start_round(web_db, tid, actor=ORGANIZER)
+    person = list_players(web_db, first)[0].person_id  # "Игрок 01" from Москва plays in both
+    add_account(web_db, "both", AccountRole.PLAYER, person_id=person)
+    add_account(web_db, "judge", AccountRole.FLOOR_JUDGE)
+    player = log_in(clients.new(), "both")
+    landed = player.get("/me", headers=RU)
+    assert landed.status_code == 200
+    assert [int(t) for t in re.findall(r'href="/t/(\d+)/me"', landed.text)] == [second, first]
+    assert "Мои матчи" in landed.text
+    judge = log_in(clients.new(), "judge")  # no person behind the account: the home page
+    assert judge.get("/me", follow_redirects=False).headers["location"] == "/"
+    assert judge.get(f"/t/{first}/me").status_code == 403
+
+
+def test_leaving_needs_the_confirmation_form(web_db: Database, clients: Clients) -> None:
+    tid = event(web_db, 6)
+    start_round(web_db, tid, actor=ORGANIZER)
+    made = pages.make_player_login(web_db, tid, 1, actor=ORGANIZER,
+                                   hasher=make_hasher(fast=True))
+    player = log_in(clients.new(), made.login, made.password)
+    token = csrf_of(player, f"/t/{tid}/me")
+    answer = player.post(f"/t/{tid}/me/leave", data={"csrf_token": token},
+                         follow_redirects=False)  # a hand-made request without "yes"
+    assert answer.headers["location"] == f"/t/{tid}/me/leave"
+    assert list_players(web_db, tid)[0].dropped_after is None
+    answer = player.post(f"/t/{tid}/me/leave", data={"csrf_token": token, "confirm": "yes"},
+                         follow_redirects=False)
+    assert answer.headers["location"] == f"/t/{tid}/me"
+    assert list_players(web_db, tid)[0].dropped_after == 1
