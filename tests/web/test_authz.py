@@ -78,6 +78,13 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", f"{T}/penalties/history"): SIGNED_IN, ("GET", f"{T}/penalties/report"): JUDGES,
     # the audit log (issue 10 item 14)
     ("GET", f"{T}/log"): HEAD,
+    # ratings from the web (issue 12 item 2): the head judge submits (J-8)
+    ("GET", f"{T}/rating/terms"): HEAD, ("POST", f"{T}/rating/terms"): HEAD,
+    ("POST", f"{T}/rating/submit"): frozenset({Role.HEAD_JUDGE}),
+    ("GET", f"{A}/rating/terms"): ALL, ("PUT", f"{A}/rating/terms"): HEAD,
+    ("GET", f"{A}/rating/preview"): ALL,
+    ("POST", f"{A}/rating/submit"): frozenset({Role.HEAD_JUDGE}),
+    ("POST", f"{A}/rating/correction"): frozenset({Role.HEAD_JUDGE}),
     # the API
     ("POST", "/api/v1/session"): ALL, ("DELETE", "/api/v1/session"): SIGNED_IN,
     ("GET", "/api/v1/me"): SIGNED_IN, ("GET", "/api/v1/accounts"): ORG,
@@ -116,6 +123,8 @@ API_BODIES = {
     f"{A}/rounds/{{number}}/tables/{{table}}/result": {"score": "2-1"},
     f"{A}/rounds/{{number}}/tables/{{table}}/reports": {"mine": 2, "theirs": 0},
     f"{A}/staff": {"login": "extra", "role": "floor_judge"},
+    f"{A}/rating/terms": {"professional_k": "1.4"}, f"{A}/rating/submit": {"confirm": True},
+    f"{A}/rating/correction": {"confirm": True},
 }
 FORMS = {
     "/login": {"login": "nobody", "password": "wrong password"},
@@ -129,6 +138,8 @@ FORMS = {
     f"{T}/penalties": {"player": "1", "reason": "slow_play"},
     f"{T}/penalties/{{seq}}/appeal": {"outcome": "upheld"},
     f"{T}/staff": {"login": "extra", "role": "floor_judge"},
+    f"{T}/rating/terms": {"professional_k": "1.4", "version": "0"},
+    f"{T}/rating/submit": {"confirm": "yes"},
 }
 LOGINS = {Role.PLAYER: "player", Role.FLOOR_JUDGE: "floor", Role.HEAD_JUDGE: "head",
           Role.ORGANIZER: "org"}

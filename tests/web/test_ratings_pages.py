@@ -109,7 +109,8 @@ def test_an_unfinished_tournament_has_no_report_yet(web_db: Database,
                                                     client: TestClient) -> None:
     tid = finished_event(web_db, NAMES, finish=False)
     answer = client.get(f"/t/{tid}/rating")
-    assert 400 <= answer.status_code < 500
+    assert answer.status_code == 200  # issue 12 item 2: a message, no longer a 409
+    assert 'id="rating-problem"' in answer.text
     assert "Traceback" not in answer.text
 
 

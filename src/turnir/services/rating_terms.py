@@ -25,6 +25,7 @@ from turnir.domain.ratings.terms import kopecks as kopecks
 from turnir.domain.ratings.terms import roubles
 from turnir.errors import Term, UserError
 from turnir.services.common import Database, Tx, changing, reading
+from turnir.services.judges import HEAD_OR_ORGANIZER, check_staff
 from turnir.services.penalties import views_in
 from turnir.storage.rating_events import entry_number, load_terms, save_terms
 from turnir.storage.repositories import check_version
@@ -60,15 +61,20 @@ def set_rating_terms(
     starter: bool | Keep = KEEP, professional_k: str | Fraction | Keep = KEEP,
     entry_fee: Decimal | str | Keep | None = KEEP, prize_fund: Decimal | str | Keep | None = KEEP,
     disqualified_without_prizes: Sequence[int | str] | Keep = KEEP,
-    expected_version: int | None = None,
+    expected_version: int | None = None, account_id: int | None = None,
 ) -> RatingTerms:
     """Change some of a tournament's rating terms (the others are kept).
 
-    Allowed before and after the tournament finishes; a tournament already submitted keeps
-    its ratings until its head judge submits it again (a correction, R-6).
+    Allowed before and after the tournament finishes (the terms are not a game change; each
+    change is in the audit log, ``rating.terms``); a tournament already submitted keeps its
+    ratings until its head judge submits it again (a correction, R-6). ``account_id``: the web
+    account making the change, which must be the tournament's organizer or head judge
+    (``None``: the local operator, the CLI).
     """
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
+        check_staff(conn, tournament_id, account_id, HEAD_OR_ORGANIZER,
+                    what=Term("set the rating terms"))
         old = load_terms(conn, tournament_id)
         check_version(conn, tournament_id, "rating_terms", tournament_id,
                       "the tournament's rating terms", expected_version, old.version)

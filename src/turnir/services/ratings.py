@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from turnir.domain.limits import MAX_PLAYER_NUMBER, check_number
+from turnir.domain.model import StaffRole
 from turnir.domain.ratings import (
     NEWCOMER_RATING,
     Participant,
@@ -52,6 +53,7 @@ from turnir.domain.ratings.terms import RatingTerms
 from turnir.domain.text import name_key
 from turnir.errors import ConflictError, Term, UserError
 from turnir.services.common import Database, Tx, changing, reading
+from turnir.services.judges import NotStaffError, staff_roles_in
 from turnir.services.rating_reports import (
     SubmissionStatus,
     TournamentRatingReport,
@@ -190,14 +192,28 @@ def rated_tournament(conn: Tx, tournament_id: int, terms: RatingTerms
     return tournament, {persons[number]: number for number in places}
 
 
-def check_head_judge(conn: Tx, tournament_id: int, actor: str) -> None:
-    """Only the tournament's head judge submits it to the rating database (J-8)."""
+def check_head_judge(conn: Tx, tournament_id: int, actor: str, *,
+                     account_id: int | None = None) -> None:
+    """Only the tournament's head judge submits it to the rating database (J-8): the web
+    account ``account_id`` must be linked to its head judge's staff row; the local operator
+    (the CLI, ``account_id`` ``None``) names the head judge as the actor. A head judge can be
+    named after the finish too (the Staff page), so a tournament finished without one can
+    still be rated."""
     head = head_judge(conn, tournament_id)
     name = rated_event(conn, tournament_id).name
     if head is None:
         raise UserError("the tournament {name!r} has no head judge; only its head judge "
-                        "submits it to the rating database (J-8)", code="no_head_judge",
-                        name=name)
+                        "submits it to the rating database (J-8). Its organizer names the "
+                        "head judge on the tournament's Staff page (after the finish too)",
+                        code="no_head_judge", name=name)
+    if account_id is not None:
+        if StaffRole.HEAD_JUDGE not in staff_roles_in(conn, tournament_id, account_id):
+            raise NotStaffError("only the head judge of {name!r}, {head}, submits it to the "
+                                "rating database (J-8); your account is not the head judge's. "
+                                "Its organizer links the head judge's account on the "
+                                "tournament's Staff page", code="not_head_judge", name=name,
+                                head=head.name)
+        return
     if head.name_key != name_key(actor):
         raise UserError("only the head judge of {name!r}, {head}, submits it to the rating "
                         "database (J-8); {actor} is not the head judge",
@@ -404,18 +420,31 @@ def preview_in(tx: Tx, tournament_id: int, *,
 
 
 def submit_tournament(db: Database, tournament_id: int, *, actor: str,
-                      progress: Progress | None = None) -> RatingSubmission:
+                      progress: Progress | None = None, account_id: int | None = None,
+                      correction: bool = False, confirmed: bool = True) -> RatingSubmission:
     """The head judge submits a finished tournament to the rating database (J-8, R-1..R-6).
 
     Safe to repeat: the same tournament again answers ``unchanged``; a tournament changed since
-    its last submission is corrected and the history after it replayed (R-6).
+    its last submission is corrected and the history after it replayed (R-6). A correction is
+    this same submission again (there is no other way to change a submitted tournament's
+    ratings); ``correction``: refuse a tournament never submitted (409), so that a client that
+    means to correct does not submit by mistake. ``account_id``: the web account, which must be
+    linked to the head judge (``check_head_judge``). ``confirmed``: the page's or the API's
+    confirmation (refused, 422, without it: after the role is checked).
     """
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
-        check_head_judge(conn, tournament_id, change.actor)
+        check_head_judge(conn, tournament_id, change.actor, account_id=account_id)
+        if not confirmed:
+            raise UserError("tick the confirmation to submit the tournament to the rating "
+                            "database", code="not_confirmed")
         lock_rating_book(conn)
         settings, _ = load_settings(conn)
         old = stored_tournament(conn, tournament_id)
+        if correction and old is None:
+            raise ConflictError("the tournament {name!r} has not been submitted to the rating "
+                                "database yet; submit it first", code="not_rated",
+                                name=rated_event(conn, tournament_id).name)
         old_values = None if old is None else stored_values(conn, [tournament_id])[tournament_id]
         prepared = _prepare(conn, tournament_id, settings, progress)
         if prepared.plan is None:

@@ -114,17 +114,19 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 
 def route(method: str, path: str, roles: frozenset[Role], *, status: int = 200,
-          codes: tuple[int, ...] = (), **kwargs: Any) -> Callable[[Any], Any]:
-    """A route with its allowed roles (``x-roles``) and its documented error codes."""
+          codes: tuple[int, ...] = (), on: APIRouter = router,
+          **kwargs: Any) -> Callable[[Any], Any]:
+    """A route with its allowed roles (``x-roles``) and its documented error codes, on
+    ``router`` (or ``on``: another module's router under the same prefix)."""
     wanted = set(codes) | {422}
     if roles != EVERYONE:
         wanted |= {401, 403}
     if method != "GET":
         wanted.add(403)  # a cookie session without its CSRF header
     names = sorted(r.value for r in roles)
-    return router.api_route(path, methods=[method], status_code=status,
-                            responses=errors(*sorted(wanted)),
-                            openapi_extra={"x-roles": names}, **kwargs)
+    return on.api_route(path, methods=[method], status_code=status,
+                        responses=errors(*sorted(wanted)),
+                        openapi_extra={"x-roles": names}, **kwargs)
 
 
 # ----- session and accounts ------------------------------------------------------------------
