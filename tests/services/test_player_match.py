@@ -74,7 +74,9 @@ def test_a_dispute_is_a_different_report_with_its_comment_logged(db: Database) -
     answer = report_result(db, tid, 1, table, parse_result("2-1"), account=accounts[b],
                            comment="  я выиграл вторую  ")
     assert answer.status is ReportStatus.DISPUTED
-    assert my_match(db, tid, accounts[b]).disputed
+    card = my_match(db, tid, accounts[b])
+    assert card.disputed and card.my_comment == "я выиграл вторую" and not card.their_comment
+    assert my_match(db, tid, accounts[a]).their_comment == "я выиграл вторую"  # the opponent
     assert audit_log(db, tid, action="report.submit")[-1].after["comment"] == "я выиграл вторую"
 
 

@@ -108,6 +108,8 @@ def test_a_dispute_with_a_comment_shows_on_the_judges_grid(live_server: LiveServ
     expect(pb.locator(CARD)).to_have_attribute("data-state", "disputed")
     expect(pb.locator(CARD)).to_contain_text("судья")
     assert current_round(live_server.db, tid).round.pairing_at(table).result is None
+    expect(pa.locator(CARD)).to_have_attribute("data-state", "disputed")  # refreshed by itself
+    expect(pa.locator(f"{CARD} .theirs-comment")).to_contain_text("вторую партию выиграл я")
     judge = new_page(browser, viewport=PHONE)
     login(judge, live_server, "judge")
     judge.goto(f"{live_server.url}/t/{tid}/results")

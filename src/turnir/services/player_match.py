@@ -32,7 +32,7 @@ from turnir.services.players import drop_in
 from turnir.services.reports import NotAllowedError, player_numbers
 from turnir.storage import players_repo
 from turnir.storage.mappers import load_tournament, tournament_row
-from turnir.storage.result_reports import open_round_reports
+from turnir.storage.result_reports import open_round_reports, report_comments
 
 SELF_DROP_REASON = "left on their own (the player's page)"
 """The stored reason of a drop the player made themselves (the organizer's drops carry the
@@ -80,6 +80,10 @@ class MyMatch:
     """What the opponent reported, from the player's side."""
     choices: tuple[MatchResult, ...]
     """The one-tap results of the match, from the player's side."""
+    my_comment: str = ""
+    """The player's words for the judge with their report (a dispute's "why")."""
+    their_comment: str = ""
+    """The opponent's words with their report."""
 
     @property
     def can_report(self) -> bool:
@@ -143,10 +147,14 @@ def _card(tx: Tx, tournament_id: int, number: int) -> MyMatch:
     pairing = _pairing_of(t, number)
     first = pairing is None or pairing.a == number
     mine = theirs = None
+    comments: dict[int, str] = {}
     if rnd is not None and pairing is not None and pairing.b is not None:
         sides = open_round_reports(tx, tournament_id, rnd.number).get(pairing.table, {})
         me, other = ("a", "b") if first else ("b", "a")
         mine, theirs = _mine(sides.get(me), first), _mine(sides.get(other), first)
+        if mine is not None or theirs is not None:
+            comments = report_comments(tx, tournament_id, rnd.number, pairing.table)
+    rival = None if pairing is None else (pairing.b if first else pairing.a)
     opponent = (None if pairing is None or pairing.b is None
                 else t.player(pairing.b if first else pairing.a).name)
     stage = rnd.stage if rnd is not None else None
@@ -158,7 +166,9 @@ def _card(tx: Tx, tournament_id: int, number: int) -> MyMatch:
         bye=pairing is not None and pairing.b is None, opponent=opponent, first=first,
         result=_mine(pairing.result, first) if pairing is not None else None,
         mine=mine, theirs=theirs,
-        choices=stage_choices(t.settings, stage) if stage is not None else ())
+        choices=stage_choices(t.settings, stage) if stage is not None else (),
+        my_comment=comments.get(number, "") if mine is not None else "",
+        their_comment=comments.get(rival, "") if theirs is not None and rival else "")
 
 
 def my_match(db: Database, tournament_id: int, account: AccountInfo) -> MyMatch:

@@ -19,7 +19,7 @@ from sqlalchemy import Connection, and_, delete, insert, or_, select
 from turnir.domain.results import MatchResult
 from turnir.errors import InvariantError
 from turnir.storage.mappers import result_columns, result_from_row
-from turnir.storage.tables import pairings, rounds
+from turnir.storage.tables import audit_log, pairings, rounds
 from turnir.storage.tables_accounts import result_reports
 
 _BOUND = and_(result_reports.c.pairing_id == pairings.c.id,
@@ -83,3 +83,21 @@ def discard_reports(conn: Connection, pairing_ids: Iterable[int]) -> int:
         return 0
     done = conn.execute(delete(result_reports).where(result_reports.c.pairing_id.in_(ids)))
     return int(done.rowcount)
+
+
+def report_comments(conn: Connection, tournament_id: int, round_number: int,
+                    table: int) -> dict[int, str]:
+    """Player number → the comment of their latest report at the table (a dispute's "why"),
+    when it had one: read from the report's audit record (``report.submit``), which keeps it.
+    The caller shows it only beside a report still bound to the player."""
+    latest: dict[int, str] = {}
+    for (after,) in conn.execute(
+        select(audit_log.c.after)
+        .where(audit_log.c.tournament_id == tournament_id, audit_log.c.entity == "pairing",
+               audit_log.c.entity_id == f"{round_number}.{table}",
+               audit_log.c.action == "report.submit")
+        .order_by(audit_log.c.id)
+    ):
+        if after and "player" in after:
+            latest[int(after["player"])] = str(after.get("comment", ""))
+    return {player: comment for player, comment in latest.items() if comment}
