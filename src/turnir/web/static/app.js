@@ -68,7 +68,24 @@
       event.preventDefault();
       window.history.back();
     } else if (target.closest("[data-print]")) {
-      window.print();
+      printPart(target.closest("[data-print]").getAttribute("data-print"));
     }
+  });
+
+  // A "Print" button prints the page, or only the part its data-print names (a selector:
+  // the Manage page's players list); the print CSS hides the rest (style.css, issue 12).
+  function printPart(selector) {
+    var part = selector ? document.querySelector(selector) : null;
+    if (part) {
+      part.classList.add("print-target");
+      document.body.classList.add("print-part");
+    }
+    window.print();
+  }
+  window.addEventListener("afterprint", function () {
+    document.body.classList.remove("print-part");
+    document.querySelectorAll(".print-target").forEach(function (el) {
+      el.classList.remove("print-target");
+    });
   });
 })();
