@@ -164,9 +164,17 @@ def test_the_clock_pauses_resumes_and_gets_time_on_a_players_page_on_a_phone(
     login(player, live_server, "igrok3")
     player.goto(f"{live_server.url}/t/{tid}")
     expect(player.locator(".timer")).not_to_have_class(re.compile("paused"))
-    org.click("#clock-pause")
-    expect(org.locator(".timer.paused")).to_be_visible()
-    for path in ("", "/pairings", "/find"):
+    # the head judge pauses it from the judges' results page
+    add_account(db, "head", AccountRole.HEAD_JUDGE)
+    add_judge(db, tid, role=JudgeRole.HEAD_JUDGE, login="head", actor=ORGANIZER)
+    head = new_page(browser, viewport=PHONE)
+    login(head, live_server, "head")
+    head.goto(f"{live_server.url}/t/{tid}/results")
+    head.click("#clock-pause")
+    expect(head.locator(".timer.paused")).to_be_visible()
+    fits(head)
+    head.context.close()
+    for path in ("", "/pairings", "/find", "/me"):  # overview, pairings, find, my match
         player.goto(f"{live_server.url}/t/{tid}{path}")
         expect(player.locator(".timer.paused .state")).to_contain_text("остановлены")
         fits(player)
@@ -183,7 +191,7 @@ def test_the_clock_pauses_resumes_and_gets_time_on_a_players_page_on_a_phone(
     assert player.locator("#clock-pause").count() == 0  # a player cannot stop the clock
     timer = round_timer(db, tid, 1)
     assert timer is not None and not timer.paused and timer.duration_s >= 35 * 60
-    # the finish page at the phone's width, early (rounds remain), without a head judge
+    # the finish page at the phone's width, early (rounds remain), with open tables
     org.goto(f"{live_server.url}/t/{tid}/finish?early=true")
     expect(org.locator("#finish-open")).to_be_visible()  # results missing: no confirm button
     expect(org.locator("#finish-confirm")).to_have_count(0)
