@@ -66,6 +66,13 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("POST", f"{T}/timer/pause"): HEAD, ("POST", f"{T}/timer/resume"): HEAD,
     ("POST", f"{T}/timer/add"): HEAD,
     ("POST", f"{T}/staff"): ORG, ("POST", f"{T}/staff/{{judge}}/remove"): ORG,
+    # the staff page and the game rulings pages (issue 12)
+    ("GET", f"{T}/staff"): JUDGES, ("GET", f"{T}/staff/search"): ORG,
+    ("POST", f"{T}/staff/account"): ORG,
+    ("GET", f"{T}/rulings"): JUDGES, ("POST", f"{T}/rulings/technical"): HEAD,
+    ("POST", f"{T}/rulings/claim"): JUDGES, ("GET", f"{T}/catalogue"): HEAD,
+    ("POST", f"{T}/catalogue"): HEAD, ("POST", f"{T}/catalogue/{{code}}/default"): HEAD,
+    ("POST", f"{T}/catalogue/{{code}}/remove"): HEAD,
     # judges and players
     ("GET", f"{T}/results"): JUDGES, ("POST", f"{T}/results"): JUDGES,
     ("GET", f"{T}/print/{{kind}}"): JUDGES, ("POST", f"{T}/report"): PLAYERS,
@@ -358,7 +365,8 @@ def test_item1_an_organizer_account_manages_only_its_own_tournaments(
     assert org.get(made.headers["location"]).status_code == 200
     # the organizer of B gives A's floor judge a role in B: now it acts there
     org_b = clients.as_("org_b")
-    manage = org_b.get(f"/t/{two.b['tid']}/manage", headers={"accept-language": "en"}).text
+    manage = org_b.get(f"/t/{two.b['tid']}/staff?q=floor",  # the staff page (issue 12)
+                       headers={"accept-language": "en"}).text
     assert 'id="staff"' in manage and 'value="floor"' in manage
     added = org_b.post(f"/t/{two.b['tid']}/staff", follow_redirects=False, data={
         "login": "floor", "role": "floor_judge", "csrf_token": csrf_of(org_b, "/")})

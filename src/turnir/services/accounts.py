@@ -35,6 +35,7 @@ from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.services.common import Database, changing, reading, utc_now
 from turnir.storage import accounts_repo as repo
 from turnir.storage.accounts_repo import StoredAccount
+from turnir.storage.repositories import Change
 
 MIN_PASSWORD = 8
 
@@ -81,13 +82,22 @@ def _check_password(password: str) -> None:
         raise UserError("the password is too long", code="bad_password")
 
 
-def create_account(
-    db: Database, *, login: str, name: str, password: str, actor: str,
-    role: AccountRole = AccountRole.PLAYER, person_id: int | None = None,
-    hasher: PasswordHasher | None = None,
-) -> AccountInfo:
-    """A new account, a player unless ``role`` says otherwise; a player's names the person
-    they play as (``person_id``)."""
+@dataclass(frozen=True, slots=True)
+class NewAccount:
+    """A new account checked and its password hashed, ready to store (``insert_account_in``):
+    the slow hashing happens before the transaction."""
+
+    login: str
+    name: str
+    role: AccountRole
+    person_id: int | None
+    password_hash: str
+
+
+def new_account(*, login: str, name: str, password: str,
+                role: AccountRole = AccountRole.PLAYER, person_id: int | None = None,
+                hasher: PasswordHasher | None = None) -> NewAccount:
+    """The checks ``create_account`` makes before it opens a transaction."""
     key = _login_key(login)
     shown = clean_name(name, field="account's name", max_len=NAME_LEN, required=False)
     if not shown:
@@ -97,19 +107,36 @@ def create_account(
         raise UserError("a player's account must name the player (new accounts are players "
                         "unless given another role)", code="no_person")
     _check_password(password)
-    hashed = (hasher or make_hasher()).hash(password)
+    return NewAccount(key, shown, role, person_id, (hasher or make_hasher()).hash(password))
+
+
+def insert_account_in(change: Change, new: NewAccount) -> AccountInfo:
+    """Store ``new`` inside the caller's transaction (audit record included)."""
+    conn = change.conn
+    if repo.login_taken(conn, new.login):
+        raise UserError("the login {login!r} is taken", code="duplicate_login", login=new.login)
+    if new.person_id is not None and not repo.person_exists(conn, new.person_id):
+        raise NotFoundError("no person #{person}", code="unknown_person", person=new.person_id)
+    account_id = repo.insert_account(conn, login=new.login, name=new.name[:200],
+                                     role=new.role.value, person_id=new.person_id,
+                                     password_hash=new.password_hash, at=change.at)
+    change.log(None, "account.create", "account", account_id, None,
+               {"login": new.login, "name": new.name, "role": new.role.value,
+                "person_id": new.person_id})
+    return _info(repo.account_by_id(conn, account_id))
+
+
+def create_account(
+    db: Database, *, login: str, name: str, password: str, actor: str,
+    role: AccountRole = AccountRole.PLAYER, person_id: int | None = None,
+    hasher: PasswordHasher | None = None,
+) -> AccountInfo:
+    """A new account, a player unless ``role`` says otherwise; a player's names the person
+    they play as (``person_id``)."""
+    new = new_account(login=login, name=name, password=password, role=role,
+                      person_id=person_id, hasher=hasher)
     with changing(db, None, actor) as change:
-        conn = change.conn
-        if repo.login_taken(conn, key):
-            raise UserError("the login {login!r} is taken", code="duplicate_login", login=key)
-        if person_id is not None and not repo.person_exists(conn, person_id):
-            raise NotFoundError("no person #{person}", code="unknown_person", person=person_id)
-        account_id = repo.insert_account(conn, login=key, name=shown[:200], role=role.value,
-                                         person_id=person_id, password_hash=hashed,
-                                         at=change.at)
-        change.log(None, "account.create", "account", account_id, None,
-                   {"login": key, "name": shown, "role": role.value, "person_id": person_id})
-        return _info(repo.account_by_id(conn, account_id))
+        return insert_account_in(change, new)
 
 
 def set_password(db: Database, login: str, password: str, *, actor: str,

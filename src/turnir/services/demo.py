@@ -1,9 +1,9 @@
 """The demo ``make run`` opens (``turnir serve --demo``: ``turnir.compose.seed_demo``): a
 tournament in its third round (some results in, the round clock running) and a finished one
 with its top, played through the services with ``turnir.demo``'s simulated results, and demo
-accounts (organizer, head judge, two players who meet in the open round) whose passwords are
-drawn anew at every start and printed; the organizer and the head judge are on the staff of
-both demo tournaments (roles are per tournament)."""
+accounts (organizer, head judge, floor judge, two players who meet in the open round) whose
+passwords are drawn anew at every start and printed; the organizer, the head judge and the floor
+judge are on the staff of both demo tournaments (roles are per tournament)."""
 
 from __future__ import annotations
 
@@ -103,6 +103,7 @@ def seed_accounts(db: Database, tid: int, hasher: PasswordHasher) -> list[DemoLo
     wanted: list[tuple[str, str, AccountRole, int | None]] = [
         ("organizer", "Организатор (демо)", AccountRole.ORGANIZER, None),
         ("judge", "Главный судья (демо)", AccountRole.HEAD_JUDGE, None),
+        ("floor", "Судья в зале (демо)", AccountRole.FLOOR_JUDGE, None),
     ]
     pair = _open_table_players(db, tid)
     if pair is not None:
@@ -125,12 +126,14 @@ def seed_accounts(db: Database, tid: int, hasher: PasswordHasher) -> list[DemoLo
     return logins
 
 
-DEMO_STAFF = (("organizer", StaffRole.ORGANIZER), ("judge", StaffRole.HEAD_JUDGE))
+DEMO_STAFF = (("organizer", StaffRole.ORGANIZER), ("judge", StaffRole.HEAD_JUDGE),
+              ("floor", StaffRole.FLOOR_JUDGE))
 """The demo logins' roles in both demo tournaments (roles are per tournament: issue 10)."""
 
 
 def _give_roles(db: Database) -> None:
-    """The demo organizer and head judge on the staff of both demo tournaments (once)."""
+    """The demo organizer, head judge and floor judge on the staff of both demo tournaments
+    (once)."""
     for info in list_tournaments(db):
         if info.name not in (DEMO_NAME, DEMO_FINISHED):
             continue

@@ -92,16 +92,18 @@ def record_technical_result(
     db: Database, tournament_id: int, round_number: int, table: int, *,
     crystals_a: CrystalCount, crystals_b: CrystalCount, actor: str, judge: str | None = None,
     games_before: Sequence[GameReport] = (), correction: bool = False, note: str = "",
+    account_id: int | None = None,
 ) -> RulingOutcome:
     """The head judge counts the crystals when time is up and both players can still win
     (S-8): the larger total wins by the tournament's margin, else a technical draw; the match
-    result is recorded with ``games_before`` and the technical game."""
+    result is recorded with ``games_before`` and the technical game. ``account_id``: the web
+    account acting (its staff row in the tournament, never a name; issue 10 item 1)."""
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
         row = tournament_row(conn, tournament_id)
         refuse_when_finished(row)
         acting = acting_judge(conn, tournament_id, judge or actor,
-                              what=Term("record a technical result"))
+                              what=Term("record a technical result"), account_id=account_id)
         _line(conn, tournament_id, round_number, table)
         margin = judging_settings_of(conn, tournament_id, row["rules_level"]).technical_margin
         tech = technical_result(crystals_a, crystals_b, judge=acting.judge, margin=margin)
@@ -119,15 +121,18 @@ def decide_time_out_claim(
     db: Database, tournament_id: int, round_number: int, table: int, *, claimant: str | int,
     kind: ClaimKind, granted: bool, actor: str, judge: str | None = None,
     games_before: Sequence[GameReport] = (), correction: bool = False, note: str = "",
+    account_id: int | None = None,
 ) -> RulingOutcome:
     """A judge decides a claim after time-out (S-9): a clean victory by decisive advantage,
     or a draw when neither can win. Granted, the match result is recorded with
-    ``games_before`` and the claimed game; refused, play goes on (to the crystal count)."""
+    ``games_before`` and the claimed game; refused, play goes on (to the crystal count).
+    ``account_id``: the web account acting, as in ``record_technical_result``."""
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
         row = tournament_row(conn, tournament_id)
         refuse_when_finished(row)
-        acting = acting_judge(conn, tournament_id, judge or actor, what=Term("decide claims"))
+        acting = acting_judge(conn, tournament_id, judge or actor, what=Term("decide claims"),
+                              account_id=account_id)
         line = _line(conn, tournament_id, round_number, table)
         number = entry_by_ref(conn, tournament_id, claimant)["number"]
         if number not in (line["a"], line["b"]):

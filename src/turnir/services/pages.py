@@ -36,7 +36,6 @@ from turnir.services.accounts import (
     AccountInfo,
     AccountRole,
     create_account,
-    list_accounts,
     player_accounts,
 )
 from turnir.services.common import Database, TournamentInfo
@@ -133,8 +132,7 @@ class ManagePage:
     """person id → the player's login, for those who have one."""
     robot: bool
     judges: list[JudgeInfo]
-    candidates: list[AccountInfo]
-    """Active accounts that may be given a staff role (not players' logins)."""
+    """The staff, in short (the staff page, ``services.staff_page``, changes it)."""
 
 
 def manage_page(db: Database, tournament_id: int) -> ManagePage:
@@ -142,9 +140,7 @@ def manage_page(db: Database, tournament_id: int) -> ManagePage:
     entries = player_service.list_players(db, tournament_id)
     logins = player_accounts(db, [p.person_id for p in entries if p.person_id is not None])
     return ManagePage(page, entries, logins, robot_allowed(db, tournament_id),
-                      list_judges(db, tournament_id),
-                      [a for a in list_accounts(db)
-                       if a.active and a.role is not AccountRole.PLAYER])
+                      list_judges(db, tournament_id))
 
 
 def new_settings(*, win: int, draw: int, loss: int, bye: int, best_of: int, top_best_of: int,

@@ -66,12 +66,13 @@ def get_catalogue(db: Database, tournament_id: int) -> CatalogueView:
                              RulesLevel(row["rules_level"]))
 
 
-def _as_editor(conn: Tx, tournament_id: int, name: str, what: Term) -> Mapping[Any, Any]:
-    """The tournament's row, once ``name`` is found to be its organizer or head judge and the
-    tournament is not finished."""
+def _as_editor(conn: Tx, tournament_id: int, name: str, what: Term,
+               account_id: int | None = None) -> Mapping[Any, Any]:
+    """The tournament's row, once ``name`` (or the web account ``account_id``) is found to be
+    its organizer or head judge and the tournament is not finished."""
     row = tournament_row(conn, tournament_id)
     refuse_when_finished(row)
-    acting_judge(conn, tournament_id, name, what=what, roles=_EDITORS)
+    acting_judge(conn, tournament_id, name, what=what, roles=_EDITORS, account_id=account_id)
     return row
 
 
@@ -80,10 +81,11 @@ def infraction_json(infraction: Infraction) -> dict[str, Any]:
 
 
 def _edit(db: Database, tournament_id: int, *, actor: str, judge: str | None, action: str,
-          edit: Callable[[Catalogue], Catalogue]) -> CatalogueView:
+          edit: Callable[[Catalogue], Catalogue], account_id: int | None = None) -> CatalogueView:
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
-        row = _as_editor(conn, tournament_id, judge or actor, Term("edit the infraction catalogue"))
+        row = _as_editor(conn, tournament_id, judge or actor, Term("edit the infraction catalogue"),
+                         account_id)
         before = load_catalogue(conn, tournament_id)
         after = edit(before)
         adds_only = all(e.code in after and after.get(e.code) == e for e in before)
@@ -113,25 +115,28 @@ def _store(change: Change, tournament_id: int, before: Catalogue, after: Catalog
 
 
 def set_infraction(db: Database, tournament_id: int, infraction: Infraction, *, actor: str,
-                   judge: str | None = None) -> CatalogueView:
+                   judge: str | None = None,
+                   account_id: int | None = None) -> CatalogueView:
     """Add an infraction, or replace the one with its code (names, defaults, description)."""
 
     return _edit(db, tournament_id, actor=actor, judge=judge, action="catalogue.set",
-                 edit=lambda c: c.with_infraction(infraction))
+                 edit=lambda c: c.with_infraction(infraction), account_id=account_id)
 
 
 def set_default(db: Database, tournament_id: int, code: str, level: RulesLevel,
-                penalty: Penalty, *, actor: str, judge: str | None = None) -> CatalogueView:
+                penalty: Penalty, *, actor: str, judge: str | None = None,
+                account_id: int | None = None) -> CatalogueView:
     """Change one default penalty of an infraction (before round 1)."""
     return _edit(db, tournament_id, actor=actor, judge=judge, action="catalogue.set",
-                 edit=lambda c: c.with_default(code, level, penalty))
+                 edit=lambda c: c.with_default(code, level, penalty), account_id=account_id)
 
 
 def remove_infraction(db: Database, tournament_id: int, code: str, *, actor: str,
-                      judge: str | None = None) -> CatalogueView:
+                      judge: str | None = None,
+                      account_id: int | None = None) -> CatalogueView:
     """Remove an infraction from the catalogue (before round 1)."""
     return _edit(db, tournament_id, actor=actor, judge=judge, action="catalogue.remove",
-                 edit=lambda c: c.without(code))
+                 edit=lambda c: c.without(code), account_id=account_id)
 
 
 # ----- judging settings ---------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The organizer's pages: tournaments and their creation, registration and check-in (with a
 CSV import), drops and late entries, player logins (rounds, the round clock and finishing:
-``rounds_pages``; the accounts page is ``accounts_pages``).
+``rounds_pages``; the accounts page is ``accounts_pages``,
+the staff page ``staff_pages``).
 Every form posts to one route that calls one service (``turnir.services``)."""
 
 from __future__ import annotations
@@ -10,10 +11,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Form, Path, Request
 from fastapi.responses import HTMLResponse, Response
 
-from turnir.domain.model import RulesLevel, StaffRole, Status, TournamentFormat
+from turnir.domain.model import RulesLevel, Status, TournamentFormat
 from turnir.errors import Term
 from turnir.services import pages
-from turnir.services.judges import add_judge, remove_staff
 from turnir.services.online import set_robot_allowed
 from turnir.services.round_wizard import round_wizard
 from turnir.services.tournaments import create_tournament
@@ -32,7 +32,6 @@ from turnir.web.form_once import FormOnceDep
 from turnir.web.players_pages import SearchQuery, Shown, ShownQuery, roster
 
 PlayerNumber = Annotated[int, Path(ge=1, le=2**31 - 1)]
-JudgeId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
@@ -86,8 +85,7 @@ def manage(request: Request, state: StateDep, staff: OrganizerDep,
                   title=info.name, has_top=bool(info.settings.top_size), timer=found.page.timer,
                   running=info.status is Status.RUNNING,
                   registration=info.status is Status.REGISTRATION, robot=found.robot,
-                  judges=found.judges, judge_roles=list(StaffRole), candidates=found.candidates,
-                  roster=roster(found.players, query=q, shown=show),
+                  judges=found.judges, roster=roster(found.players, query=q, shown=show),
                   wizard=round_wizard(state.db, tid))
 
 
@@ -97,21 +95,3 @@ def robot(request: Request, state: StateDep, staff: OrganizerDep, tid: Tournamen
     """The online judge robot may record the tournament's results, or not (issue 10)."""
     set_robot_allowed(state.db, tid, allowed, actor=staff.actor, account_id=staff.account_id)
     return done(request, f"/t/{tid}/manage#robot")
-
-
-@router.post("/t/{tid}/staff")
-def add_staff(request: Request, state: StateDep, staff: OrganizerDep, tid: TournamentPath,
-              login: Annotated[str, Form(min_length=1, max_length=100)],
-              role: Annotated[StaffRole, Form()]) -> Response:
-    """The organizer gives an account a role in this tournament (issue 10 item 1)."""
-    add_judge(state.db, tid, role=role, login=login, actor=staff.actor,
-              account_id=staff.account_id)
-    return done(request, f"/t/{tid}/manage#staff")
-
-
-@router.post("/t/{tid}/staff/{judge}/remove")
-def remove_from_staff(request: Request, state: StateDep, staff: OrganizerDep,
-                      tid: TournamentPath, judge: JudgeId) -> Response:
-    """The account loses that role here; the judge stays named for the record."""
-    remove_staff(state.db, tid, judge, actor=staff.actor, account_id=staff.account_id)
-    return done(request, f"/t/{tid}/manage#staff")

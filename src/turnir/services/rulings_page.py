@@ -1,0 +1,67 @@
+"""What the game rulings pages show and take (issue 12): a head judge's technical result (S-8)
+and a judge's decision on a claim after time-out (S-9) from the web, and the infraction
+catalogue's editing (J-7). The changes themselves are the services the CLI calls
+(``turnir.services.game_rulings``, ``turnir.services.penalty_catalogue``); this module only
+reads what the pages show and turns the form's plain values into their arguments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from turnir.domain.games import GameRecord, Side
+from turnir.domain.penalties import Infraction, Penalty, Text
+from turnir.domain.text import NAME_LEN, clean_name, clean_text
+from turnir.errors import UserError
+from turnir.services.common import Database, reading
+from turnir.services.game_rulings import GameRulingView, list_rulings
+from turnir.services.pages import RoundPage, round_page
+from turnir.storage.mappers import tournament_row
+from turnir.storage.penalty_rows import judging_settings_of
+
+MAX_CRYSTALS = 999
+"""The largest crystal total one player's cards can cost on the form (S-8)."""
+MAX_GAMES_BEFORE = 4
+"""Games played before the ruled game, per kind (a best-of-5 has at most four before it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RulingsPage:
+    page: RoundPage
+    """The tournament and the round ruled on (``None`` before round 1)."""
+    rulings: list[GameRulingView]
+    """Every technical result and claim of the tournament, oldest first."""
+    margin: int
+    """The crystal difference a technical win needs in this tournament (S-8)."""
+
+
+def rulings_page(db: Database, tournament_id: int, round_number: int | None) -> RulingsPage:
+    page = round_page(db, tournament_id, round_number)
+    with reading(db) as tx:
+        row = tournament_row(tx, tournament_id)
+        margin = judging_settings_of(tx, tournament_id, row["rules_level"]).technical_margin
+    return RulingsPage(page, list_rulings(db, tournament_id), margin)
+
+
+def games_before(wins_a: int, wins_b: int, draws: int) -> list[GameRecord]:
+    """The games played before the ruled one, from how many each player won and how many
+    were drawn (their order does not change the match result)."""
+    for count in (wins_a, wins_b, draws):
+        if not 0 <= count <= MAX_GAMES_BEFORE:
+            raise UserError("games before the ruled one: from 0 to {high} of each kind",
+                            code="bad_game", high=MAX_GAMES_BEFORE)
+    return ([GameRecord(Side.A)] * wins_a + [GameRecord(Side.B)] * wins_b
+            + [GameRecord(None)] * draws)
+
+
+def infraction_of(*, code: str, name_ru: str, name_en: str, amateur: Penalty,
+                  professional: Penalty, highest: Penalty, about_ru: str = "",
+                  about_en: str = "") -> Infraction:
+    """An infraction typed on the catalogue page (the domain checks the code and the
+    defaults: a suspension is never a default, J-5)."""
+    return Infraction(
+        code.strip(),
+        Text(clean_name(name_ru, field="name", max_len=NAME_LEN),
+             clean_name(name_en, field="name", max_len=NAME_LEN)),
+        amateur, professional, highest,
+        Text(clean_text(about_ru, field="note", max_len=500, multiline=False),
+             clean_text(about_en, field="note", max_len=500, multiline=False)))
