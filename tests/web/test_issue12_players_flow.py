@@ -191,3 +191,27 @@ def test_leaving_needs_the_confirmation_form(web_db: Database, clients: Clients)
                          follow_redirects=False)
     assert answer.headers["location"] == f"/t/{tid}/me"
     assert list_players(web_db, tid)[0].dropped_after == 1
+
+
+def test_a_poll_of_the_card_gets_nothing_until_the_opponent_reports(
+        web_db: Database, clients: Clients) -> None:
+    """The card polls with the state it shows: 204 (nothing swapped, a typed comment stays)
+    until it changes, then the new card."""
+    tid = event(web_db, 6)
+    line = next(p for p in start_round(web_db, tid, actor=ORGANIZER).round.pairings
+                if p.b is not None)
+    assert line.b is not None
+    logins = [pages.make_player_login(web_db, tid, n, actor=ORGANIZER,
+                                      hasher=make_hasher(fast=True)) for n in (line.a, line.b)]
+    pa, pb = (log_in(clients.new(), made.login, made.password) for made in logins)
+    poll = {"hx-request": "true", **RU}
+    seen = re.search(r'me\?seen=([^"]+)"', pb.get(f"/t/{tid}/me", headers=RU).text)
+    assert seen and seen.group(1) == "open.."
+    assert pb.get(f"/t/{tid}/me?seen=open..", headers=poll).status_code == 204
+    token = csrf_of(pa, f"/t/{tid}/me")
+    pa.post(f"/t/{tid}/me/report", data={"csrf_token": token, "round": "1",
+                                         "table": str(line.table), "score": "2-1"})
+    changed = pb.get(f"/t/{tid}/me?seen=open..", headers=poll)
+    assert changed.status_code == 200 and 'data-state="confirm"' in changed.text
+    assert "<html" not in changed.text  # the card alone
+    assert pb.get(f"/t/{tid}/me?seen=confirm..1-2", headers=poll).status_code == 204

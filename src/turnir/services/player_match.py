@@ -92,6 +92,27 @@ class MyMatch:
                 and self.status is Status.RUNNING)
 
     @property
+    def state(self) -> str:
+        """Where the card stands: ``recorded``, ``disputed``, ``waiting`` (the player reported),
+        ``confirm`` (the opponent did), ``open`` (nobody yet) or ``none`` (no match to report);
+        a poll of the page is answered only when it changed."""
+        if self.result is not None:
+            return "recorded"
+        if not self.can_report:
+            return "none"
+        if self.disputed:
+            return "disputed"
+        if self.mine is not None:
+            return "waiting"
+        return "confirm" if self.theirs is not None else "open"
+
+    @property
+    def seen(self) -> str:
+        """The state with both reports' scores: what a poll sends back to learn of a change."""
+        return ".".join((self.state, self.mine.score if self.mine else "",
+                         self.theirs.score if self.theirs else ""))
+
+    @property
     def disputed(self) -> bool:
         return self.mine is not None and self.theirs is not None and self.mine != self.theirs
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from turnir.domain.results import parse_result
@@ -55,8 +55,10 @@ def me(request: Request, state: StateDep, visitor: VisitorDep) -> Response:
 
 
 def _card(request: Request, state: StateDep, visitor: VisitorDep, tid: int,
-          note: str = "") -> HTMLResponse:
+          note: str = "", seen: str = "") -> Response:
     card = my_match(state.db, tid, visitor.require(PLAYERS))
+    if is_htmx(request) and seen and seen == card.seen:
+        return Response(status_code=204)  # a poll: nothing changed
     if is_htmx(request):
         return render(request, "_my_match.html", card=card, tid=tid, note=note,
                       comment_len=COMMENT_LEN)
@@ -66,9 +68,10 @@ def _card(request: Request, state: StateDep, visitor: VisitorDep, tid: int,
 
 
 @router.get("/t/{tid}/me", response_class=HTMLResponse)
-def match_card(request: Request, state: StateDep, visitor: VisitorDep,
-               tid: TournamentPath) -> HTMLResponse:
-    return _card(request, state, visitor, tid)
+def match_card(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentPath,
+               seen: Annotated[str, Query(max_length=60)] = "") -> Response:
+    """The card; a poll (``seen``: the state it shows) gets 204 until the state changes."""
+    return _card(request, state, visitor, tid, seen=seen)
 
 
 @router.post("/t/{tid}/me/report")
