@@ -1,8 +1,9 @@
 """Use cases of the rating database (R-1..R-7, J-4, J-8, C-2): preview and submit a finished
 tournament, replay the history from scratch, change the rating settings.
 
-- **Submit** (J-8): only the tournament's head judge (``judges``, matched by name with the
-  actor) submits a finished, rated tournament. Its participants are the entries that played at
+- **Submit** (J-8): only the tournament's head judge (``judges``: a web account linked to the
+  head judge's staff row, or on the command line the actor matched by name) submits a
+  finished, rated tournament; a head judge can be named after the finish. Its participants are the entries that played at
   least one round (a pairing or a bye), in their final places (P-6); its end is the time it
   was finished, which orders the history (R-6, ties by tournament id).
 - **Safe to repeat**: submitting again with nothing changed answers ``unchanged`` and writes
