@@ -192,7 +192,7 @@ def test_item11_main_pages_work_under_the_csp_in_chromium(
                               timeout=8_000):
         pass  # the grid refreshes itself every 5 s
     page.wait_for_timeout(300)  # its swap is done
-    page.locator("#grid input[name=score]").first.fill("2-")
+    page.locator("#grid tr.open input[name=score]").first.fill("2-")  # issue 12: an open table
     assert page.locator("#grid [data-dirty]").count() == 1
     polls: list[str] = []
     page.on("request", lambda r: polls.append(r.url)
