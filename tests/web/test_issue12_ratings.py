@@ -229,6 +229,8 @@ def test_browser_head_judge_sets_terms_previews_submits_on_desktop_and_phone(
         page.click("#submit-rating")
         expect(page.locator("#rating-note")).to_contain_text("отправлен")
         expect(page.locator("#preview-status")).to_contain_text("отправлять нечего")
+        expect(page.locator("input[name=professional_k]")).to_have_value("1,4")
+        assert _width(page) <= viewport["width"]
         page.goto(f"{live_server.url}/ratings")
         expect(page.locator("tr", has_text=winner)).to_contain_text(after)
         assert _width(page) <= viewport["width"]
