@@ -4,9 +4,10 @@ no serious or critical violation on the main pages of every role, in Debian's Ch
 tournament overview, pairings, standings, find my table, ratings, a rating profile with its
 chart, a rating report), a player (their page), a floor judge (the results grid, penalties), the
 organizer (manage, new tournament, accounts, the audit log) and the head judge (give a penalty,
-the penalty report). Before: the header's two navigation landmarks had no names, the standings'
-and the top's scrolled boxes could not be reached from the keyboard, the language switch's
-grey "EN" had too little contrast."""
+the penalty report). Before, on a phone, the boxes that scroll sideways (the standings, the
+penalties, the audit log, the penalty report; the top's bracket) could not be reached from the
+keyboard (serious: scrollable-region-focusable); the header's two navigation landmarks had no
+names (moderate: landmark-unique)."""
 
 from __future__ import annotations
 
