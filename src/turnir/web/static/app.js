@@ -42,18 +42,6 @@
   });
   document.addEventListener("htmx:afterSwap", scrollers);
   window.addEventListener("resize", scrollers);
-  // a box that scrolls sideways (a wide table on a phone) can be scrolled from the keyboard
-  // too (issue 12, accessibility)
-  function scrollers() {
-    document.querySelectorAll(".scroll, .bracket, figure.chart").forEach(function (el) {
-      if (el.scrollWidth > el.clientWidth + 1 && !el.hasAttribute("tabindex")) {
-        el.setAttribute("tabindex", "0");
-      }
-    });
-  }
-  document.addEventListener("DOMContentLoaded", scrollers);
-  document.addEventListener("htmx:afterSwap", scrollers);
-  window.addEventListener("resize", scrollers);
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:afterSwap", tick);
   setInterval(tick, 1000);
