@@ -1,8 +1,8 @@
 """Issue 12, the projector view in Debian's Chromium: the round's pairings by name for the
-venue's wall, alphabetical in Russian order (ё beside е), each player with table and opponent in
-big type, the round clock, no page wider than the screen; it scrolls by itself when longer than
-the screen (a screenful at a time for reduced motion) and shows the next round once paired.
-Public: the anonymous open it from the pairings page."""
+venue's wall, alphabetical by surname in Russian order (ё beside е), each player with table and
+opponent in big type, the round clock, no page wider than the screen; it scrolls by itself when
+longer than the screen (a screenful at a time for reduced motion) and shows the next round once
+paired. Public: the anonymous open it from the pairings page."""
 
 from __future__ import annotations
 
@@ -23,13 +23,14 @@ from turnir.services.rounds import start_round
 from turnir.services.tournaments import create_tournament
 
 DESKTOP = {"width": 1366, "height": 900}
-NAMES = ["Ёлкина Алёна", "Елизаров Егор", "Жуков Жора", "Яковлев Яков", "Абрамова Анна",
-         "Борисов Борис", "Васильева Вера", "Григорьев Глеб", "Дмитриева Дарья",
-         "Зайцев Захар", "Иванова Ирина", "Котов Кирилл", "Лебедева Лада", "Морозов Марк",
-         "Никитина Нина", "Орлов Олег", "Павлова Полина", "Романов Роман",
-         "Семёнова Софья", "Тихонов Тимур", "Константинопольская-Щербакова Александра"]
-ORDER = sorted(NAMES, key=lambda n: n.casefold().replace("ё", "е"))
-"""Russian order: "Ёлкина" after "Елизаров" and before "Жуков" (Unicode puts ё after я)."""
+NAMES = ["Алёна Ёлкина", "Егор Елизаров", "Жора Жуков", "Яков Яковлев", "Анна Абрамова",
+         "Борис Борисов", "Вера Васильева", "Глеб Григорьев", "Дарья Дмитриева",
+         "Захар Зайцев", "Ирина Иванова", "Кирилл Котов", "Лада Лебедева", "Марк Морозов",
+         "Нина Никитина", "Олег Орлов", "Полина Павлова", "Роман Романов",
+         "Софья Семёнова", "Тимур Тихонов", "Александра Константинопольская-Щербакова"]
+ORDER = sorted(NAMES, key=lambda n: [w.casefold().replace("ё", "е") for w in reversed(n.split())])
+"""By surname (the names are written given name first), in Russian order: "Ёлкина" after
+"Елизаров" and before "Жуков" (Unicode puts ё after я)."""
 
 FACTS = """() => {
   const rows = [...document.querySelectorAll("table.proj-list tbody tr")];
