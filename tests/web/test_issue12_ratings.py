@@ -191,6 +191,8 @@ def test_terms_page_refuses_a_floor_judge_and_forms_need_csrf(web_db: Database,
     assert clients.as_("other").get(f"/t/{tid}/rating/terms").status_code == 403
     head = clients.as_("head")
     assert head.get(f"/t/{tid}/rating", headers=RU).text.count('id="rating-admin"') == 1
+    manage = clients.as_("org").get(f"/t/{tid}/manage", headers=RU).text
+    assert f'href="/t/{tid}/rating/terms" id="rating-terms-link"' in manage  # once finished
     no_csrf = head.post(f"/t/{tid}/rating/terms", data={"professional_k": "2", "version": "0"})
     assert no_csrf.status_code == 403
     page = head.get(f"/t/{tid}/rating/terms", headers=RU).text
