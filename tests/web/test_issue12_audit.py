@@ -8,6 +8,7 @@ tournament's organizer and head judge only."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 
 import pytest
@@ -26,7 +27,10 @@ from turnir.services.results import record_result
 from turnir.services.round_clock import start_timer
 from turnir.services.rounds import start_round
 from turnir.services.tournaments import get_tournament
+from turnir.storage.audit import AuditEntry
 from turnir.storage.database import Database
+from turnir.web.audit_words import ACTIONS, Words
+from turnir.web.i18n import load_translations
 
 CODE = re.compile(r"\b[a-z_]+\.[a-z_.]+\b")
 """An action code such as ``result.record``."""
@@ -160,3 +164,17 @@ def test_the_log_is_refused_to_a_floor_judge_and_the_anonymous(
     assert client.get(f"/t/{day}/log", follow_redirects=False).status_code in (303, 401)
     log_in(client, "floor")
     assert client.get(f"/t/{day}/log").status_code == 403
+
+
+@pytest.mark.parametrize("action", [*ACTIONS, "player.brand_new", "game.appeal", "zzz.new"])
+@pytest.mark.parametrize("data", [None, {}, {"round": "x", "pairing": "y.z", "number": "q"}])
+def test_every_action_even_a_new_one_is_said_in_words_whatever_it_stored(
+        action: str, data: dict[str, object] | None) -> None:
+    entry = AuditEntry(id=1, tournament_id=1, at=datetime(2026, 12, 1, tzinfo=UTC),
+                       actor="robot:Magic", action=action, entity="pairing",
+                       entity_id="2.3", before=data, after=data)
+    words = Words(load_translations("ru").gettext, "ru", {}, {})
+    said = words(entry)
+    assert said.who == "робот-судья" and said.action and not LATIN.findall(said.action)
+    assert not CODE.findall(f"{said.action} {said.what}") and not LATIN.findall(said.what)
+    assert not said.what.startswith(":")  # someone is always named, if only as "—"

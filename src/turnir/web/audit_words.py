@@ -116,7 +116,8 @@ class Words:
         return Said(action, what, self.who(entry.actor))
 
     def t(self, template: str, **values: object) -> str:
-        return self.gettext(template) % values
+        """``template`` in the page's language with ``values`` (a missing one as a dash)."""
+        return self.gettext(template) % {k: "—" if v is None else v for k, v in values.items()}
 
     def who(self, actor: str) -> str:
         if actor == ROBOT_ACTOR:
@@ -126,7 +127,7 @@ class Words:
 
     def player(self, number: object, name: object = None) -> str:
         if not isinstance(number, int):
-            return str(name or "")
+            return str(name or "—")
         return f"{name or self.players.get(number, '')} (#{number})".strip()
 
     def text(self, value: Text) -> str:
@@ -182,8 +183,9 @@ def _player(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, An
                    else N_("%(player)s: check-in taken back"), player=who)
     if e.action == "player.drop":
         last = after.get("dropped_after")
-        text = (w.t(N_("%(player)s, before round 1"), player=who) if last == 0
-                else w.t(N_("%(player)s, after round %(round)s"), player=who, round=last))
+        text = (who if last is None else w.t(N_("%(player)s, before round 1"), player=who)
+                if last == 0 else w.t(N_("%(player)s, after round %(round)s"), player=who,
+                                      round=last))
         reason = str(after.get("reason") or "")
         if reason:
             shown = w.gettext(KNOWN_REASONS[reason]) if reason in KNOWN_REASONS else reason
