@@ -153,9 +153,9 @@ def pages_of(site: Site) -> dict[str, list[str]]:
                       f"{t}/find?q=Кржижановский", "/ratings",
                       f"/ratings/players/{site.person}", f"{r}/rating", f"{r}/places",
                       f"{r}/top"],
-        "player": [t],
+        "player": [t, "/me"],
         "floor": [f"{t}/results", f"{t}/penalties", f"{t}/print/slips"],
-        "org": [f"{t}/manage", "/new", "/accounts", f"{t}/log", f"{t}/print/pairings",
-                f"{t}/print/seating"],
-        "head": [f"{t}/penalties/give", f"{t}/penalties/report"],
+        "org": [f"{t}/manage", "/new", "/accounts", f"{t}/log", f"{t}/staff",
+                f"{t}/print/pairings", f"{t}/print/seating", f"{t}/projector"],
+        "head": [f"{t}/penalties/give", f"{t}/penalties/report", f"{t}/rulings"],
     }

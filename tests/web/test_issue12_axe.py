@@ -2,8 +2,9 @@
 no serious or critical violation on the main pages of every role, in Debian's Chromium at a
 390×844 phone and a 1366×900 screen, in Russian (lesser findings are printed): anonymous (home,
 tournament overview, pairings, standings, find my table, ratings, a rating profile with its
-chart, a rating report), a player (their page), a floor judge (the results grid, penalties), the
-organizer (manage, new tournament, accounts, the audit log) and the head judge (give a penalty,
+chart, a rating report), a player (the tournament, their match card), a floor judge (the
+results grid, penalties), the organizer (manage, new tournament, accounts, the audit log, the
+staff) and the head judge (give a penalty,
 the penalty report). Before, on a phone, the boxes that scroll sideways (the standings, the
 penalties, the audit log, the penalty report; the top's bracket) could not be reached from the
 keyboard (serious: scrollable-region-focusable); the header's two navigation landmarks had no
@@ -25,9 +26,9 @@ def _main_pages(site: Site) -> dict[str, list[str]]:  # noqa: F811
         "anonymous": ["/", t, f"{t}/pairings", f"{t}/standings", f"{t}/find",
                       f"{t}/find?q=Кржижановский", "/ratings",
                       f"/ratings/players/{site.person}", f"{r}/rating"],
-        "player": [t],
+        "player": [t, "/me"],
         "floor": [f"{t}/results", f"{t}/penalties"],
-        "org": [f"{t}/manage", "/new", "/accounts", f"{t}/log"],
+        "org": [f"{t}/manage", "/new", "/accounts", f"{t}/log", f"{t}/staff"],
         "head": [f"{t}/penalties/give", f"{t}/penalties/report"],
     }
 

@@ -23,35 +23,19 @@ from turnir.web.templating import STATIC
 
 
 @pytest.mark.parametrize("size", ["phone", "wide"])
-def test_item10_no_page_is_wider_than_the_viewport(site: Site,  # noqa: F811
-                                                   browser: Any, size: str) -> None:
-    wide: list[str] = []
+def test_item10_no_page_is_wider_than_the_viewport_and_phones_get_44px_targets(
+        site: Site, browser: Any, size: str) -> None:  # noqa: F811
+    found: list[str] = []
     for role, paths in pages_of(site).items():
         page = page_as(site, browser, role, size)
         for path in paths:
             page.goto(site.url + path)
-            try:
-                assert_fits(page, f"{path} as {role}")
-            except AssertionError as problem:
-                wide.append(str(problem))
-    assert wide == []
-
-
-def test_item10_header_tabs_and_forms_are_44px_tap_targets_on_a_phone(
-        site: Site, browser: Any) -> None:  # noqa: F811
-    t = f"/t/{site.tid}"
-    small: list[str] = []
-    for role, path in (("anonymous", "/"), ("anonymous", f"{t}/pairings"),
-                       ("anonymous", "/ratings"), ("anonymous", f"{t}/find"),
-                       ("player", t), ("floor", f"{t}/penalties"), ("org", f"{t}/manage"),
-                       ("org", "/new"), ("org", "/accounts")):
-        page = page_as(site, browser, role, "phone")
-        page.goto(site.url + path)
-        try:
-            assert_tap_targets(page, f"{path} as {role}")
-        except AssertionError as problem:
-            small.append(str(problem))
-    assert small == []
+            for check in (assert_fits, assert_tap_targets):   # the targets: on a phone only
+                try:
+                    check(page, f"{path} as {role}")
+                except AssertionError as problem:
+                    found.append(str(problem))
+    assert found == []
 
 
 def _tabs(page: Any) -> dict[str, Any]:
