@@ -10,6 +10,7 @@ from tests.services.builders import ORGANIZER, event
 from tests.services.test_reports import players
 from turnir.domain.model import Pairing, Status
 from turnir.domain.results import parse_result
+from turnir.domain.text import BadTextError
 from turnir.errors import ConflictError
 from turnir.services.accounts import AccountInfo, AccountRole, create_account, make_hasher
 from turnir.services.player_match import (
@@ -71,6 +72,9 @@ def test_a_dispute_is_a_different_report_with_its_comment_logged(db: Database) -
     table, a, b = _first_match(db, tid)
     accounts = players(db, tid)
     report_result(db, tid, 1, table, parse_result("2-0"), account=accounts[a])
+    with pytest.raises(BadTextError, match="control"):  # a comment is bounded text
+        report_result(db, tid, 1, table, parse_result("2-1"), account=accounts[b],
+                      comment="вторую\x00")
     answer = report_result(db, tid, 1, table, parse_result("2-1"), account=accounts[b],
                            comment="  я выиграл вторую  ")
     assert answer.status is ReportStatus.DISPUTED

@@ -28,6 +28,7 @@ from turnir.domain.text import clean_text
 from turnir.domain.tournament import check_result_change
 from turnir.errors import InvariantError, UserError
 from turnir.services.accounts import AccountInfo
+from turnir.services.audit import CONFIRMED_BY_BOTH
 from turnir.services.common import Database, Tx, changing, reading, refuse_when_finished
 from turnir.services.results import RecordedResult, found_match, locked_slot, record_in_slot
 from turnir.storage import results_repo
@@ -124,7 +125,7 @@ def report_result(
         save_report(conn, tournament_id=tournament_id, pairing_id=pairing_id, a=pairing.a,
                     b=pairing.b, player=me, account_id=account.id, result=result,
                     at=change.at)
-        note = clean_text(comment, field="comment", max_len=COMMENT_LEN)
+        note = clean_text(comment, field="note", max_len=COMMENT_LEN)
         change.log(tournament_id, "report.submit", "pairing", f"{round_number}.{table}", None,
                    {"side": side, "player": me, "opponent": opponent,
                     "account": account.login, **result.to_json(),
@@ -135,7 +136,7 @@ def report_result(
         if theirs != result:
             return ReportAnswer(ReportStatus.DISPUTED, round_number, table, result)
         recorded = record_in_slot(conn, slot, tournament_id, round_number, table, result,
-                                  actor=f"{account.name} (confirmed by both players)",
+                                  actor=account.name + CONFIRMED_BY_BOTH,
                                   at=change.at)
         return ReportAnswer(ReportStatus.RECORDED, round_number, table, result, recorded)
 
