@@ -127,8 +127,8 @@ def technical(request: Request, state: StateDep, staff: HeadDep, tid: Tournament
 
 @router.post("/t/{tid}/rulings/claim")
 def claim(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentPath,
-          round: RoundField, claimant: Annotated[str, Form(max_length=20)],
-          kind: Annotated[ClaimKind, Form()], granted: Annotated[bool, Form()],
+          round: RoundField, kind: Annotated[ClaimKind, Form()],
+          granted: Annotated[bool, Form()], claimant: Annotated[str, Form(max_length=20)] = "",
           wins_a: Count = "", wins_b: Count = "", draws: Count = "",
           correct: Annotated[bool, Form()] = False, note: Note = "") -> Response:
     """A judge's decision on a claim after time-out (S-9); ``claimant`` is ``table:number``
