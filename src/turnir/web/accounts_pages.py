@@ -30,6 +30,7 @@ from turnir.web.deps import (
     render,
     require_csrf,
 )
+from turnir.web.form_once import FormOnceDep
 from turnir.web.templating import N_
 
 Login = Annotated[str, Path(min_length=1, max_length=100)]
@@ -48,13 +49,14 @@ def add_account(request: Request, state: StateDep, actor: SiteOrganizerDep,
                 login: Annotated[str, Form(max_length=100)],
                 name: Annotated[str, Form(max_length=200)],
                 password: Annotated[str, Form(max_length=1000)],
-                role: Annotated[AccountRole, Form()]) -> Response:
-    """An organizer's or a judge's account: the role is always chosen on this form."""
+                role: Annotated[AccountRole, Form()], once: FormOnceDep) -> Response:
+    """An organizer's or a judge's account: the role is always chosen on this form (sent
+    twice, it creates once: ``turnir.web.form_once``)."""
     if role is AccountRole.PLAYER:
         raise UserError("player logins are made on the tournament's page", code="bad_role")
     create_account(state.db, login=login, name=name, password=password, role=role,
                    actor=actor, hasher=state.hasher)
-    return done(request, "/accounts")
+    return once.done(request, "/accounts")
 
 
 @router.post("/accounts/{login}/deactivate")

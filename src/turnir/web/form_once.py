@@ -18,7 +18,11 @@ page it leads to is remembered with the token. A request with a token already us
 run the route: it gets the same answer (HTMX's ``HX-Redirect``, a plain form's 303 to the
 same page: POST-redirect-GET), or, for a form that answered with a message and no page, a
 note that the form was sent already. A request arriving while the first is still being
-handled waits for it (up to ``WAIT_SECONDS``). A refused change (a ``UserError``, any error)
+handled waits for it (up to ``WAIT_SECONDS``). Back and send again may bring a page fetched
+anew, with a new token: so what the form says (every field but the tokens) is kept too, for
+``SAME_SECONDS``, and the same form filled the same way is answered as the first one (another
+tournament needs another name; a form whose page adds its own key, as a penalty's, never
+matches another). A refused change (a ``UserError``, any error)
 frees the token: the corrected form can be sent again. A request without a token (the API, an
 old page) is handled as before.
 
@@ -31,12 +35,14 @@ means nothing for another. A route that reads its body itself (an upload) calls
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import re
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated
@@ -45,6 +51,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import Response
 
 from turnir.errors import UserError
+from turnir.web.security import CSRF_FIELD
 from turnir.web.templating import N_
 
 FIELD = "form_token"
@@ -53,6 +60,8 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 KEEP_SECONDS = 6 * 3600
 MOST = 20_000
 WAIT_SECONDS = 15.0
+SAME_SECONDS = 10 * 60
+"""How long the same form filled the same way counts as sent again (Back, then send)."""
 ALREADY_SENT = N_("This form has already been sent; the change was made once.")
 
 
@@ -64,6 +73,7 @@ def new_token() -> str:
 @dataclass(slots=True)
 class _Claim:
     at: float
+    keep: float
     finished: bool = False
     url: str | None = None
 
@@ -78,14 +88,19 @@ class FormTokens:
         self.keep_seconds = keep_seconds
         self.most = most
 
-    def claim(self, key: str) -> _Claim | None:
-        """``None`` when ``key`` was free and is now the caller's; else its claim."""
+    def claim(self, key: str, *, keep: float | None = None) -> _Claim | None:
+        """``None`` when ``key`` was free and is now the caller's (for ``keep`` seconds, at
+        most ``keep_seconds``); else its claim."""
         now = time.monotonic()
         with self._lock:
             self._forget_old(now)
             found = self._claims.get(key)
+            if found is not None and now - found.at >= found.keep:
+                del self._claims[key]
+                found = None
             if found is None:
-                self._claims[key] = _Claim(now)
+                self._claims[key] = _Claim(now, min(keep or self.keep_seconds,
+                                                    self.keep_seconds))
             return found
 
     def finish(self, key: str, url: str | None) -> None:
@@ -124,6 +139,8 @@ class FormOnce:
 
     tokens: FormTokens | None
     key: str | None
+    same: str | None = None
+    """The key of what the form said, when it is kept too."""
 
     def done(self, request: Request, url: str) -> Response:
         """``deps.done``, remembering ``url`` as the answer to this token."""
@@ -131,6 +148,8 @@ class FormOnce:
 
         if self.tokens is not None and self.key is not None:
             self.tokens.finish(self.key, url)
+            if self.same is not None:
+                self.tokens.finish(self.same, url)
         return done(request, url)
 
 
@@ -148,12 +167,12 @@ def _key(request: Request, token: str) -> str:
     return f"{who}|{request.url.path}|{token}"
 
 
-async def _claim(tokens: FormTokens, key: str) -> None:
+async def _claim(tokens: FormTokens, key: str, keep: float | None = None) -> None:
     """Claim ``key``, waiting while another request holds it; ``FormReplay`` once it is
     finished (or still pending after ``WAIT_SECONDS``)."""
     waited = 0.0
     while True:
-        found = tokens.claim(key)
+        found = tokens.claim(key, keep=keep)
         if found is None:
             return
         if found.finished or waited >= WAIT_SECONDS:
@@ -162,10 +181,20 @@ async def _claim(tokens: FormTokens, key: str) -> None:
         waited += 0.05
 
 
+def _content_key(request: Request, values: Sequence[tuple[str, str]]) -> str:
+    """The key of what a form says (every field but the tokens), for this visitor and form."""
+    said = sorted((name, value) for name, value in values if name not in (FIELD, CSRF_FIELD))
+    digest = hashlib.sha256(json.dumps(said, ensure_ascii=False).encode()).hexdigest()
+    return _key(request, f"same:{digest}")
+
+
 @asynccontextmanager
-async def form_once(request: Request, token: object) -> AsyncIterator[FormOnce]:
-    """Around a creating route: claim the form's ``token`` (nothing when there is none), free
-    it when the route fails, finish it when the route answers."""
+async def form_once(request: Request, token: object,
+                    values: Sequence[tuple[str, str]] = ()) -> AsyncIterator[FormOnce]:
+    """Around a creating route: claim the form's ``token`` (nothing when there is none) and,
+    with ``values``, what the form says (the same form filled the same way on a page fetched
+    again by Back, for ``SAME_SECONDS``); free them when the route fails, finish them when the
+    route answers."""
     if token is None or token == "":
         yield FormOnce(None, None)
         return
@@ -174,20 +203,35 @@ async def form_once(request: Request, token: object) -> AsyncIterator[FormOnce]:
                         code="bad_form_token")
     tokens, key = _tokens(request), _key(request, token)
     await _claim(tokens, key)
+    same = _content_key(request, values) if values else None
+    if same is not None:
+        try:
+            await _claim(tokens, same, SAME_SECONDS)
+        except FormReplay:
+            tokens.finish(key, None)  # this token is spent too: answered as the first one
+            raise
     try:
-        yield FormOnce(tokens, key)
+        yield FormOnce(tokens, key, same)
     except BaseException:
         tokens.release(key)
+        if same is not None:
+            tokens.release(same)
         raise
     tokens.finish(key, None)
+    if same is not None:
+        tokens.finish(same, None)
 
 
 async def _form_once_dep(request: Request) -> AsyncIterator[FormOnce]:
     token: object = None
+    values: list[tuple[str, str]] = []
     if request.headers.get("content-type", "").startswith(
             "application/x-www-form-urlencoded"):
-        token = (await request.form()).get(FIELD)
-    async with form_once(request, token) as once:
+        form = await request.form()
+        token = form.get(FIELD)
+        values = [(name, value) for name, value in form.multi_items()
+                  if isinstance(value, str)]
+    async with form_once(request, token, values) as once:
         yield once
 
 

@@ -137,7 +137,7 @@ def printable(request: Request, staff: JudgesDep, page: RoundDep,
     seating = sorted(((seat, line.table, "A" if seat is line.a else "B")
                       for line in lines if line.b is not None
                       for seat in (line.a, line.b)),
-                     key=lambda s: (s[0].name.casefold(), s[0].number))
+                     key=lambda s: (s[0].order, s[0].name.casefold(), s[0].number))
     return render(request, f"print/{kind}.html", info=page.info, rnd=rnd,
                   lines=lines, rows=views.by_name(lines), by=by, seating=seating,
                   best_of=(t.settings.top_best_of if rnd.stage is Stage.TOP

@@ -37,6 +37,7 @@ from turnir.web.deps import (
     render,
     require_csrf,
 )
+from turnir.web.form_once import FormOnceDep
 from turnir.web.security import Forbidden, Visitor
 
 Code = Annotated[str, Form(min_length=1, max_length=48)]
@@ -91,12 +92,13 @@ def give(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentPat
          penalty: Annotated[Penalty | None, Form()] = None,
          confirmed_by: Annotated[str, Form(max_length=200)] = "",
          note: Annotated[str, Form(max_length=1000)] = "",
-         key: Annotated[str, Form(max_length=200)] = "") -> Response:
-    """Give the penalty the judge confirmed (a double tap gives one: the idempotency key)."""
+         key: Annotated[str, Form(max_length=200)] = "", *, once: FormOnceDep) -> Response:
+    """Give the penalty the judge confirmed (a double tap gives one: the idempotency key;
+    the form sent again is answered as the first time, ``turnir.web.form_once``)."""
     service_give_penalty(state.db, tid, player=player, reason=reason, actor=staff.actor,
                          penalty=penalty, confirmed_by=confirmed_by.strip() or None,
                          note=note, idempotency_key=key or None, account_id=staff.account_id)
-    return done(request, f"/t/{tid}/penalties")
+    return once.done(request, f"/t/{tid}/penalties")
 
 
 @router.get("/t/{tid}/penalties", response_class=HTMLResponse)

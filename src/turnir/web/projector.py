@@ -25,9 +25,11 @@ router = APIRouter(include_in_schema=False)
 
 def alphabetical(lines: Sequence[views.Line]) -> list[views.NameLine]:
     """Each player once, in the order of the Russian alphabet (case ignored, ё right after е,
-    not after я as in Unicode), then by number."""
+    not after я as in Unicode), by surname then given name (``views.by_name``), then by
+    number."""
     return sorted(views.by_name(lines),
-                  key=lambda n: (search_key(n.me.name), n.me.name.casefold(), n.me.number))
+                  key=lambda n: (n.me.order, search_key(n.me.name), n.me.name.casefold(),
+                                 n.me.number))
 
 
 @router.get("/t/{tid}/projector", response_class=HTMLResponse)

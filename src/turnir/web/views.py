@@ -4,9 +4,10 @@ the list by name, the top as a bracket, the final places. Pure functions of a ``
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from turnir.domain.model import Pairing, PairingKind, Round, Stage
+from turnir.domain.names import surname_order
 from turnir.domain.pairing.elimination import top_rounds_needed
 from turnir.domain.text import name_matches
 from turnir.domain.tournament import Phase, Tournament
@@ -19,6 +20,9 @@ class Seat:
     points: int
     """Match points before the round."""
     dropped: bool = False
+    order: tuple[str, str] = field(default=("", ""), compare=False)
+    """Where the player comes in a list by name: surname, then given name
+    (``turnir.domain.names.surname_order``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +77,8 @@ def round_lines(t: Tournament, rnd: Round) -> list[Line]:
 
     def seat(number: int) -> Seat:
         p = names[number]
-        return Seat(number, p.name, before.get(number, 0), p.dropped_after is not None)
+        return Seat(number, p.name, before.get(number, 0), p.dropped_after is not None,
+                    surname_order(p.name, p.surname))
 
     return [Line(line.table, seat(line.a), None if line.b is None else seat(line.b), line.kind,
                  _score(line), line.winner() if line.b is not None else None)
@@ -89,13 +94,14 @@ def flip(score: str | None) -> str | None:
 
 
 def by_name(lines: Sequence[Line]) -> list[NameLine]:
-    """Each player once, alphabetically, with their table and opponent."""
+    """Each player once, by surname then given name (ё as е), with their table and
+    opponent."""
     found: list[NameLine] = []
     for line in lines:
         found.append(NameLine(line.a, line.table, line.b, line.kind, line.score))
         if line.b is not None:
             found.append(NameLine(line.b, line.table, line.a, line.kind, flip(line.score)))
-    return sorted(found, key=lambda n: (n.me.name.casefold(), n.me.number))
+    return sorted(found, key=lambda n: (n.me.order, n.me.name.casefold(), n.me.number))
 
 
 def find_by_name(lines: Sequence[Line], query: str) -> list[NameLine]:
