@@ -101,3 +101,11 @@ def test_the_pages_records_give_the_preview_or_the_reason(db: Database) -> None:
     assert rating_report_page(db, tid).report is not None
     with pytest.raises(NotFoundError):
         rating_report_page(db, 999_999)
+
+
+def test_an_organizer_who_is_also_the_head_judge_submits(db: Database) -> None:
+    tid, ids = staffed(db)
+    add_judge(db, tid, role=JudgeRole.HEAD_JUDGE, login="org", actor=ORGANIZER)
+    assert rating_admin_page(db, tid, account_id=ids["org"]).may_submit
+    answer = submit_tournament(db, tid, actor="Org", account_id=ids["org"])
+    assert answer.status is SubmitStatus.NEW and answer.report.submitted_by == "Org"
