@@ -1,0 +1,75 @@
+"""The judges' fast results grid (issue 12, ``turnir.services.fast_results``), on SQLite and
+PostgreSQL: each table's reports and where they stand (waiting, a dispute, confirmed by both,
+accepted or decided by a judge), the round's one-tap results, the next open table."""
+
+from __future__ import annotations
+
+from tests.services.builders import JUDGE, ORGANIZER, event, play_round
+from tests.services.test_reports import players
+from turnir.domain.model import Pairing
+from turnir.domain.results import MatchResult, parse_result
+from turnir.services.fast_results import next_open_table, round_choices, table_notes
+from turnir.services.reports import report_result
+from turnir.services.results import record_result
+from turnir.services.rounds import current_round, start_round
+from turnir.storage.database import Database
+
+
+def test_each_tables_reports_and_where_they_stand(db: Database) -> None:
+    tid = event(db, 12)
+    rnd = start_round(db, tid, actor=ORGANIZER).round
+    accounts = players(db, tid)
+    lines = [p for p in rnd.pairings if p.b is not None]
+    waiting, disputed, confirmed, accepted, decided, quiet = lines
+    assert all(p.b is not None for p in lines)
+
+    def say(pairing: Pairing, side: str, wins: int, losses: int) -> None:
+        number = pairing.a if side == "a" else pairing.b
+        assert number is not None
+        report_result(db, tid, 1, pairing.table, MatchResult.played(wins, losses),
+                      account=accounts[number])
+
+    say(waiting, "b", 2, 1)  # B won 2-1: 1-2 from A's side
+    say(disputed, "a", 2, 0)
+    say(disputed, "b", 2, 0)
+    say(confirmed, "a", 2, 1)
+    say(confirmed, "b", 1, 2)  # agrees: recorded
+    say(accepted, "a", 2, 0)
+    record_result(db, tid, 1, accepted.table, parse_result("2-0"), actor=JUDGE)
+    say(decided, "a", 2, 0)
+    record_result(db, tid, 1, decided.table, parse_result("1-1"), actor=JUDGE)
+    notes = table_notes(db, tid, current_round(db, tid).round)
+    assert quiet.table not in notes
+    found = {t: (n.a, n.b, n.state) for t, n in notes.items()}
+    assert found == {
+        waiting.table: (None, "1-2", "waiting"),
+        disputed.table: ("2-0", "0-2", "disputed"),
+        confirmed.table: ("2-1", "2-1", "confirmed"),
+        accepted.table: ("2-0", None, "accepted"),
+        decided.table: ("2-0", None, "decided"),
+    }
+    assert notes[waiting.table].acceptable == (("B", "1-2"),)
+    assert notes[disputed.table].acceptable == (("A", "2-0"), ("B", "0-2"))
+    assert notes[confirmed.table].acceptable == ()
+
+
+def test_the_next_open_table_and_the_rounds_choices(db: Database) -> None:
+    tid = event(db, 8, rounds=3, top=4)
+    rnd = start_round(db, tid, actor=ORGANIZER).round
+    tables = sorted(p.table for p in rnd.pairings if p.b is not None)
+    assert next_open_table(rnd, None) == tables[0]
+    record_result(db, tid, 1, tables[1], parse_result("2-0"), actor=JUDGE)
+    rnd = current_round(db, tid).round
+    assert next_open_table(rnd, tables[0]) == tables[2]  # the recorded one is skipped
+    assert next_open_table(rnd, tables[-1]) == tables[0]  # wraps round
+    settings = current_round(db, tid).tournament.settings
+    assert [r.score for r in round_choices(settings, rnd)] == [
+        "2-0", "2-1", "1-1", "1-2", "0-2", "ID"]
+    for line in rnd.pairings:
+        if line.b is not None and line.result is None:
+            record_result(db, tid, 1, line.table, parse_result("2-1"), actor=JUDGE)
+    assert next_open_table(current_round(db, tid).round, None) is None
+    for _ in range(2):
+        play_round(db, tid, "2-1")
+    top = start_round(db, tid, actor=ORGANIZER).round
+    assert [r.score for r in round_choices(settings, top)] == ["2-0", "2-1", "1-2", "0-2"]
