@@ -11,7 +11,7 @@ renders what comes back; it builds no domain value and reads nothing itself.
   who floats in a round and why (the judges' pairings page).
 - the forms: :func:`new_settings` (a new tournament's settings), :func:`import_players` (a
   players file; one player: ``players.enter_player``)
-  (registration or a late entry, P-7), :func:`make_player_login`, :func:`start_round_timer`,
+  (registration or a late entry, P-7), :func:`make_player_login`,
   :func:`record_score` (a judge's result as typed, S-6 corrections included) and
   :func:`report_score` (a player's own match, their game wins first).
 """
@@ -49,7 +49,7 @@ from turnir.services.reports import (
     report_result,
 )
 from turnir.services.results import RecordedResult, record_result
-from turnir.services.round_clock import RoundTimer, round_timer, start_timer
+from turnir.services.round_clock import RoundTimer, round_timer
 from turnir.services.tournaments import get_tournament
 
 
@@ -182,16 +182,6 @@ def make_player_login(db: Database, tournament_id: int, number: int, *, actor: s
                              password=password, role=AccountRole.PLAYER,
                              person_id=player.person_id, actor=actor, hasher=hasher)
     return NewLogin(player.name, account.login, password)
-
-
-def start_round_timer(db: Database, tournament_id: int, *, minutes: int, actor: str,
-                      account_id: int | None) -> RoundTimer:
-    """Start (or restart) the current round's clock."""
-    rnd = get_tournament(db, tournament_id).tournament.current_round
-    if rnd is None:
-        raise ConflictError("no round has been paired yet", code="no_round")
-    return start_timer(db, tournament_id, rnd.number, minutes=minutes, actor=actor,
-                       account_id=account_id)
 
 
 def record_score(db: Database, tournament_id: int, round_number: int, table: int, score: str,
