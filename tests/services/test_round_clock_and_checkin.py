@@ -138,6 +138,8 @@ def test_the_wizard_offers_the_top_then_finish_and_the_preview_warns_without_hea
     assert round_wizard(db, tid).top_round
     _finish_round(db, tid)
     assert round_wizard(db, tid).step is Step.FINISH  # not "pair the next round"
+    with pytest.raises(ConflictError, match="finish the tournament"):  # not "is finished"
+        start_round(db, tid, actor=ORGANIZER)
     add_judge(db, tid, name="Главный Судья", role=JudgeRole.HEAD_JUDGE, actor=ORGANIZER)
     preview = finish_preview(db, tid)
     assert not preview.rounds_remain and preview.head_judge

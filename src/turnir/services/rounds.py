@@ -8,6 +8,7 @@ from typing import Any
 
 from turnir.domain.model import Round
 from turnir.domain.tournament import (
+    Phase,
     Tournament,
     pair_next_round,
     swap_players,
@@ -117,6 +118,9 @@ def _pair(change: Change, tournament_id: int, expected_version: int | None,
             "the top starts after Swiss round {planned}; {played} played",
             code="swiss_not_over", planned=t.swiss_rounds_planned, played=len(t.swiss_rounds),
         )
+    if t.phase is Phase.FINISHED:  # issue 12 item 8: not "finished" while it is running
+        raise ConflictError("the last round is played: no round follows; finish the tournament",
+                            code="all_rounds_played")
     paired = pair_next_round(t)
     rnd = paired.rounds[-1]
     insert_round(conn, tournament_id, rnd, at=change.at, actor=change.actor)
