@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shutil
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -159,3 +159,20 @@ def pages_of(site: Site) -> dict[str, list[str]]:
                 f"{t}/print/pairings", f"{t}/print/seating", f"{t}/projector"],
         "head": [f"{t}/penalties/give", f"{t}/penalties/report", f"{t}/rulings"],
     }
+
+
+def problems_on(site: Site, browser: Any, size: str, pages: dict[str, list[str]],
+                *checks: Callable[[Page, str], None]) -> list[str]:
+    """Every page of ``pages`` (role: paths) visited at ``size`` by its role, each of
+    ``checks`` run on it; what they found (their assertion messages)."""
+    found: list[str] = []
+    for role, paths in pages.items():
+        page = page_as(site, browser, role, size)
+        for path in paths:
+            page.goto(site.url + path)
+            for check in checks:
+                try:
+                    check(page, f"{path} as {role} ({size})")
+                except AssertionError as problem:
+                    found.append(str(problem))
+    return found

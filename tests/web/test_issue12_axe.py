@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.issue12_site import Site, page_as, site  # noqa: F401
+from tests.web.issue12_site import Site, problems_on, site  # noqa: F401
 from tests.web.pages_check import assert_accessible
 
 
@@ -36,13 +36,5 @@ def _main_pages(site: Site) -> dict[str, list[str]]:  # noqa: F811
 @pytest.mark.parametrize("size", ["phone", "wide"])
 def test_no_serious_or_critical_axe_violation_on_the_main_pages(
         site: Site, browser: Any, size: str) -> None:  # noqa: F811
-    found: list[str] = []
-    for role, paths in _main_pages(site).items():
-        page = page_as(site, browser, role, size)
-        for path in paths:
-            page.goto(site.url + path)
-            try:
-                assert_accessible(page, f"{path} as {role} ({size})")
-            except AssertionError as problem:
-                found.append(str(problem))
+    found = problems_on(site, browser, size, _main_pages(site), assert_accessible)
     assert found == [], "\n".join(found)

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.web.issue12_site import Site, page_as, pages_of, site  # noqa: F401
+from tests.web.issue12_site import Site, page_as, pages_of, problems_on, site  # noqa: F401
 from tests.web.pages_check import assert_fits, assert_tap_targets, page_width
 from turnir.web.templating import STATIC
 
@@ -25,16 +25,8 @@ from turnir.web.templating import STATIC
 @pytest.mark.parametrize("size", ["phone", "wide"])
 def test_item10_no_page_is_wider_than_the_viewport_and_phones_get_44px_targets(
         site: Site, browser: Any, size: str) -> None:  # noqa: F811
-    found: list[str] = []
-    for role, paths in pages_of(site).items():
-        page = page_as(site, browser, role, size)
-        for path in paths:
-            page.goto(site.url + path)
-            for check in (assert_fits, assert_tap_targets):   # the targets: on a phone only
-                try:
-                    check(page, f"{path} as {role}")
-                except AssertionError as problem:
-                    found.append(str(problem))
+    # the tap targets are checked on a phone only
+    found = problems_on(site, browser, size, pages_of(site), assert_fits, assert_tap_targets)
     assert found == []
 
 
