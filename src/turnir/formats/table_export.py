@@ -47,8 +47,6 @@ class Table:
     title: str
     header: tuple[str, ...]
     rows: tuple[tuple[Cell, ...], ...]
-    numeric: frozenset[int] = frozenset()
-    """Indexes of the columns that hold numbers (right-aligned, never neutralised)."""
 
     def __post_init__(self) -> None:
         for row in self.rows:
