@@ -103,6 +103,8 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", f"{A}/players"): ALL, ("POST", f"{A}/players"): ORG,
     ("POST", f"{A}/players/{{number}}/check-in"): ORG,
     ("POST", f"{A}/players/{{number}}/drop"): HEAD, ("GET", f"{A}/rounds"): ALL,
+    ("POST", f"{A}/players/{{number}}/reinstate"): HEAD,
+    ("POST", f"{A}/players/check-in-all"): ORG,
     ("GET", f"{A}/rounds/{{number}}"): ALL, ("POST", f"{A}/rounds"): ORG,
     ("DELETE", f"{A}/rounds/last"): ORG, ("PUT", f"{A}/rounds/{{number}}/timer"): ORG,
     ("PUT", f"{A}/rounds/{{number}}/tables/{{table}}/result"): JUDGES,

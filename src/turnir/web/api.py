@@ -272,6 +272,23 @@ def drop(db: DbDep, staff: HeadDep, tid: TournamentId, number: PlayerNumber,
         db, tid, number, actor=staff.actor, reason=body.reason, account_id=staff.account_id))
 
 
+@route("POST", "/tournaments/{tid}/players/{number}/reinstate", HEAD, codes=(404, 409),
+       response_model=PlayerOut)
+def reinstate(db: DbDep, staff: HeadDep, tid: TournamentId,
+              number: PlayerNumber) -> PlayerOut:
+    """Undo a drop (P-7) while the next round is not paired; 409 once it is (issue 12)."""
+    return PlayerOut.model_validate(player_service.reinstate_player(
+        db, tid, number, actor=staff.actor, account_id=staff.account_id))
+
+
+@route("POST", "/tournaments/{tid}/players/check-in-all", ORGANIZER, codes=(404, 409),
+       response_model=list[PlayerOut])
+def check_in_all(db: DbDep, staff: OrganizerDep, tid: TournamentId) -> list[PlayerOut]:
+    """Check in everyone still in and not yet present; those it checked in (issue 12)."""
+    return [PlayerOut.model_validate(p) for p in player_service.check_in_all(
+        db, tid, actor=staff.actor, account_id=staff.account_id)]
+
+
 # ----- rounds and results --------------------------------------------------------------------
 
 @route("GET", "/tournaments/{tid}/rounds", EVERYONE, codes=(404,), response_model=list[RoundOut])
