@@ -13,6 +13,7 @@ from html.parser import HTMLParser
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
 from tests.services.builders import ORGANIZER
 from tests.services.penalty_builders import FLOOR, HEAD, give, judged_event
@@ -29,6 +30,7 @@ from turnir.services.rounds import start_round
 from turnir.services.tournaments import get_tournament
 from turnir.storage.audit import AuditEntry
 from turnir.storage.database import Database
+from turnir.storage.tables import pairings
 from turnir.web.audit_words import ACTIONS, Words
 from turnir.web.i18n import load_translations
 
@@ -157,6 +159,18 @@ def test_the_log_filters_by_round_kind_and_who_and_pages(client: TestClient, day
     for bad in ({"round": "x"}, {"action": "result.record"}, {"actor": "я" * 201},
                 {"page": "0"}):
         assert client.get(f"/t/{day}/log", params=bad).status_code == 422, bad
+
+
+def test_a_broken_log_names_the_entry_and_the_columns_in_words(
+        client: TestClient, day: int, web_db: Database) -> None:
+    with web_db.write() as conn:  # behind the log's back
+        conn.execute(update(pairings).where(pairings.c.tournament_id == day,
+                                            pairings.c.table_no == 1)
+                     .values(wins_a=0, wins_b=2))
+    log_in(client, "org")
+    status = visible(client.get(f"/t/{day}/log").text, "log-status")
+    assert "Результат исправлен" in status and "победы первого игрока в партиях" in status
+    assert not CODE.findall(status) and "wins_a" not in status
 
 
 def test_the_log_is_refused_to_a_floor_judge_and_the_anonymous(

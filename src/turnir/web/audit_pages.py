@@ -13,7 +13,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
 from turnir.services.audit import LogFamily, LogQuery, family_of, log_page
-from turnir.web.audit_words import ACTIONS, FAMILIES, OTHER_CHANGES, Words
+from turnir.web.audit_words import ACTIONS, FAMILIES, FIELDS, OTHER_CHANGES, Words
 from turnir.web.deps import HeadDep, StateDep, TournamentDep, VisitorDep, gettext_for, render
 
 SHOWN = 100
@@ -44,6 +44,9 @@ def audit_log_page(request: Request, state: StateDep, visitor: VisitorDep, staff
     def action_words(code: str) -> str:
         return gettext(ACTIONS.get(code) or OTHER_CHANGES[family_of(code)])
 
+    def field_words(name: str) -> str:
+        return gettext(FIELDS[name]) if name in FIELDS else name
+
     kept = {"round": round, "action": family, "actor": actor}
     if limit != SHOWN:
         kept["limit"] = str(limit)
@@ -54,6 +57,7 @@ def audit_log_page(request: Request, state: StateDep, visitor: VisitorDep, staff
     return render(request, "audit_log.html", tid=info.id, tab="log", title=info.name,
                   has_top=bool(info.settings.top_size), info=info, staff=staff,
                   check=found.verification, found=found, lines=found.entries, said=words,
-                  action_words=action_words, page_url=page_url, filters=kept,
+                  action_words=action_words, field_words=field_words, page_url=page_url,
+                  filters=kept,
                   families=[(f.value, gettext(FAMILIES[f])) for f in LogFamily],
                   actors=[(a, words.who(a)) for a in found.actors])

@@ -83,6 +83,15 @@ OTHER_CHANGES = {
 KNOWN_REASONS = {"did not check in": N_("did not check in")}
 """Reasons the services store in English (``services.players``), translated when shown."""
 
+FIELDS = {"table": N_("the table"), "a": N_("the first player"), "b": N_("the second player"),
+          "kind": N_("the kind of pairing"), "wins_a": N_("the first player's game wins"),
+          "wins_b": N_("the second player's game wins"), "draws": N_("drawn games"),
+          "outcome": N_("the match's outcome"), "ending": N_("how the match ended"),
+          "version": N_("the version"), "games": N_("the games"),
+          "position": N_("the place in the round")}
+"""The columns of a stored pairing that the verification compares (``services.audit_replay``),
+named in a finding on the page."""
+
 CLOCK = {"pause": N_("Round %(round)s: the clock paused"),
          "resume": N_("Round %(round)s: the clock resumed"),
          "add": N_("Round %(round)s: %(n)s min added")}
