@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Annotated
+from urllib.parse import urlencode, urlsplit
 
 from fastapi import APIRouter, Depends, Form, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -85,10 +86,15 @@ def players_list(request: Request, state: StateDep, staff: OrganizerDep, tid: To
     """The players list alone (the search and filter of the manage page, by HTMX)."""
     found = pages.manage_page(state.db, tid)
     info = found.page.info
-    return render(request, "_players_list.html", info=info, tid=tid, logins=found.logins,
-                  rnd=found.page.round,
-                  registration=info.status is Status.REGISTRATION,
-                  roster=roster(found.players, query=q, shown=show))
+    response = render(request, "_players_list.html", info=info, tid=tid, logins=found.logins,
+                      rnd=found.page.round,
+                      registration=info.status is Status.REGISTRATION,
+                      roster=roster(found.players, query=q, shown=show))
+    asked = urlencode({k: v for k, v in (("q", q), ("show", show.value))
+                       if v and v != Shown.ALL.value})
+    # the address bar keeps the search: a reload or Back shows the same list
+    response.headers["HX-Replace-Url"] = f"/t/{tid}/manage" + (f"?{asked}" if asked else "")
+    return response
 
 
 @router.post("/t/{tid}/players")
@@ -136,6 +142,15 @@ def _shown_filename(name: str | None) -> str:
     return shown or "the file"
 
 
+def _back_to_list(request: Request, tid: int, number: int) -> Response:
+    """After a change to one player: the manage page again, with the list's search and
+    filter as they were (HTMX reloads the page it is on), else at the player's row."""
+    current = urlsplit(request.headers.get("hx-current-url", ""))
+    if is_htmx(request) and current.path == f"/t/{tid}/manage":
+        return done(request, current.path + (f"?{current.query}" if current.query else ""))
+    return done(request, f"/t/{tid}/manage#p{number}")
+
+
 @router.post("/t/{tid}/players/checkin-all")
 def check_in_all(request: Request, state: StateDep, staff: OrganizerDep,
                  tid: TournamentPath) -> Response:
@@ -158,7 +173,7 @@ def check_in(request: Request, state: StateDep, staff: OrganizerDep, tid: Tourna
              number: PlayerNumber, present: Annotated[bool, Form()] = True) -> Response:
     player_service.check_in(state.db, tid, number, actor=staff.actor, present=present,
                             account_id=staff.account_id)
-    return done(request, f"/t/{tid}/manage#p{number}")
+    return _back_to_list(request, tid, number)
 
 
 @router.post("/t/{tid}/players/{number}/drop")
@@ -166,7 +181,7 @@ def drop(request: Request, state: StateDep, staff: HeadDep, tid: TournamentPath,
          number: PlayerNumber, reason: Annotated[str, Form(max_length=500)] = "") -> Response:
     player_service.drop_player(state.db, tid, number, actor=staff.actor, reason=reason,
                                account_id=staff.account_id)
-    return done(request, f"/t/{tid}/manage#p{number}")
+    return _back_to_list(request, tid, number)
 
 
 @router.post("/t/{tid}/players/{number}/reinstate")
@@ -175,7 +190,7 @@ def reinstate(request: Request, state: StateDep, staff: HeadDep, tid: Tournament
     """Undo a drop while the next round is not paired (``players.reinstate_player``)."""
     player_service.reinstate_player(state.db, tid, number, actor=staff.actor,
                                     account_id=staff.account_id)
-    return done(request, f"/t/{tid}/manage#p{number}")
+    return _back_to_list(request, tid, number)
 
 
 @router.post("/t/{tid}/players/{number}/account")
