@@ -136,8 +136,9 @@ _SMALL_TARGETS = """([tap, scope]) => {
 
 TAP_SCOPE = ("header a, header button, nav a, nav button, form button, form a, "
              "form input:not([type=hidden]), form select, a.button, a.tap, button.link, "
-             "form .link")
-"""What must be a tap target on a phone: the header, every nav (the tabs), the forms."""
+             "form .link, summary")
+"""What must be a tap target on a phone: the header, every nav (the tabs), the forms, the
+toggles of the folded parts."""
 
 
 def assert_tap_targets(page: Any, what: str = "", scope: str = TAP_SCOPE) -> None:
