@@ -4,6 +4,8 @@ accepted or decided by a judge), the round's one-tap results, the next open tabl
 
 from __future__ import annotations
 
+from sqlalchemy import event as sqlalchemy_event
+
 from tests.services.builders import JUDGE, ORGANIZER, event, play_round
 from tests.services.test_reports import players
 from turnir.domain.model import Pairing
@@ -73,3 +75,52 @@ def test_the_next_open_table_and_the_rounds_choices(db: Database) -> None:
         play_round(db, tid, "2-1")
     top = start_round(db, tid, actor=ORGANIZER).round
     assert [r.score for r in round_choices(settings, top)] == ["2-0", "2-1", "1-2", "0-2"]
+
+
+def test_each_reporters_comment_for_the_round_in_one_read(db: Database) -> None:
+    """A report's words for the judge (a dispute's "why") are on its table's note, beside that
+    player's report only; a later report without words leaves none; the round's comments are
+    one query however many tables; the next round's tables do not get the earlier round's."""
+    tid = event(db, 12, rounds=3)
+    rnd = start_round(db, tid, actor=ORGANIZER).round
+    accounts = players(db, tid)
+    lines = [p for p in rnd.pairings if p.b is not None]
+    assert all(p.b is not None for p in lines)
+    one, two, three = lines[:3]
+    assert one.b is not None and two.b is not None and three.b is not None
+
+    def say(number: int, table: int, score: str, comment: str = "", round_no: int = 1) -> None:
+        report_result(db, tid, round_no, table, parse_result(score), account=accounts[number],
+                      comment=comment)
+
+    say(one.a, one.table, "2-1")
+    say(one.b, one.table, "2-1", "он сдал третью игру")  # a dispute with its "why"
+    say(two.a, two.table, "2-0", "first words")
+    say(two.a, two.table, "2-1")  # changed, without words this time
+    say(three.b, three.table, "2-0", "опоздал на 10 минут")
+    statements: list[str] = []
+
+    def seen(*args: object) -> None:
+        statements.append(str(args[2]))
+
+    sqlalchemy_event.listen(db.engine, "before_cursor_execute", seen)
+    try:
+        notes = table_notes(db, tid, current_round(db, tid).round)
+    finally:
+        sqlalchemy_event.remove(db.engine, "before_cursor_execute", seen)
+    assert (notes[one.table].a_comment, notes[one.table].b_comment) == (
+        "", "он сдал третью игру")
+    assert notes[one.table].state == "disputed"
+    assert (notes[two.table].a_comment, notes[two.table].b_comment) == ("", "")
+    assert (notes[three.table].a_comment, notes[three.table].b_comment) == (
+        "", "опоздал на 10 минут")
+    assert sum("audit_log" in s for s in statements) == 1, statements
+    for line in lines:
+        if line.result is None:
+            record_result(db, tid, 1, line.table, parse_result("2-0"), actor=JUDGE)
+    later = start_round(db, tid, actor=ORGANIZER).round
+    at_one = later.pairing_at(one.table)
+    assert at_one.b is not None
+    say(at_one.a, one.table, "2-0", round_no=2)
+    notes = table_notes(db, tid, current_round(db, tid).round)
+    assert (notes[one.table].a_comment, notes[one.table].b_comment) == ("", "")

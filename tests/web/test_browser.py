@@ -195,17 +195,14 @@ def test_players_report_and_confirm_and_a_judge_overrides(live_server: LiveServe
         pages[number].goto(f"{live_server.url}/t/{tid}")
         expect(pages[number].locator("#my-match")).to_contain_text(f"Table {table}")
     a, b = pages[line.a], pages[line.b]
-    a.fill("#report input[name=mine]", "2")
-    a.fill("#report input[name=theirs]", "1")
-    a.click("#report button[type=submit]")
-    expect(a.locator("#messages")).to_contain_text("Reported")
+    # issue 12: the overview's one way to report is the match card (one tap, one to confirm)
+    a.click('#my-card button[data-score="2-1"]')
+    expect(a.locator("#my-card")).to_contain_text("Waiting for your opponent")
     b.reload()
     expect(b.locator("#my-match")).to_contain_text("Your opponent reported 1-2")
     b.screenshot(path=str(shots / "report-phone.png"), full_page=True)
-    b.fill("#report input[name=mine]", "1")
-    b.fill("#report input[name=theirs]", "2")
-    b.click("#report button[type=submit]")
-    expect(b.locator("#messages")).to_contain_text("recorded")
+    b.click("#my-card button.confirm")
+    expect(b.locator("#my-card")).to_contain_text("recorded")
     assert current_round(live_server.db, tid).round.pairing_at(table).result is not None
     # a player cannot report someone else's match, even with a hand-made request
     status = a.evaluate("""async ([tid, table]) => {

@@ -313,3 +313,39 @@ def test_without_js_a_tap_redirects_and_a_bad_entry_keeps_the_typed_text(
     assert f'id="table-{tables[0]}"' not in page
     assert all(f'id="table-{t}"' in page for t in tables[1:])
     assert 'name="missing" value="true"' in page
+
+
+def test_a_floor_judge_reads_a_disputes_comment_on_the_grid(web_db: Database,
+                                                           clients: Clients) -> None:
+    """A player's words for the judge with a report (a dispute's "why") are on the table's row
+    of the grid, for a floor judge too, escaped; the round's comments are read once, so a
+    comment at one table never shows at another, and a report without one shows none."""
+    add_account(web_db, "floor", AccountRole.FLOOR_JUDGE)
+    tid, tables = _judged(web_db, 8)
+    add_judge(web_db, tid, role=JudgeRole.FLOOR_JUDGE, login="floor", actor=ORGANIZER)
+    rnd = current_round(web_db, tid).round
+    one, two = rnd.pairing_at(tables[0]), rnd.pairing_at(tables[1])
+    assert one.b is not None and two.b is not None
+    a1, b1 = _player(web_db, tid, one.a), _player(web_db, tid, one.b)
+    a2 = _player(web_db, tid, two.a)
+    report_result(web_db, tid, 1, one.table, MatchResult.played(2, 1), account=a1)
+    report_result(web_db, tid, 1, one.table, MatchResult.played(2, 1), account=b1,
+                  comment="<b>he conceded</b> game 3")  # a dispute with its "why"
+    report_result(web_db, tid, 1, two.table, MatchResult.played(2, 0), account=a2)
+    html = clients.as_("floor").get(f"/t/{tid}/results", headers=EN).text
+
+    def row(table: int) -> str:
+        found = re.search(rf'<tr id="table-{table}".*?</tr>', html, re.S)
+        assert found is not None, html[:2000]
+        return found.group(0)
+
+    assert 'data-state="disputed"' in row(one.table)
+    said = re.search(r'<p class="said"[^>]*>(.*?)</p>', row(one.table), re.S)
+    assert said is not None, row(one.table)
+    name_b = next(p.name for p in list_players(web_db, tid) if p.number == one.b)
+    assert said.group(1) == (f"{name_b} writes to the judge: "
+                             "«&lt;b&gt;he conceded&lt;/b&gt; game 3»")
+    assert "<b>he conceded" not in html
+    assert 'class="said"' not in row(two.table)  # reported without a comment
+    ru = clients.as_("floor").get(f"/t/{tid}/results").text
+    assert f"{name_b} пишет судье: «&lt;b&gt;he conceded&lt;/b&gt; game 3»" in ru

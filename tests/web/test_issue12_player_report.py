@@ -48,22 +48,24 @@ def _players(server: LiveServer, browser: Any) -> tuple[int, int, Page, Page, li
     return tid, table, opened[1], opened[2], opened
 
 
-def _report(page: Page, mine: str, theirs: str, draws: str = "0") -> None:
-    page.fill("#report input[name=mine]", mine)
-    page.fill("#report input[name=theirs]", theirs)
-    page.fill("#report input[name=draws]", draws)
-    page.click("#report button[type=submit]")
+def _report(page: Page, score: str) -> None:
+    """The score typed into the overview's match card ("Another score": the player's games
+    first, drawn games third), as the card's one-tap buttons offer only a best-of's results."""
+    other = page.locator("#my-card details.other")
+    other.evaluate("(details) => { details.open = true; }")
+    other.locator("input[name=score]").fill(score)
+    other.locator("button[type=submit]").click()
 
 
 def test_item5_a_player_cannot_report_0_0_without_drawn_games(live_server: LiveServer,
                                                               browser: Any) -> None:
     tid, table, a, _, opened = _players(live_server, browser)
-    _report(a, "0", "0")
+    _report(a, "0-0")
     expect(a.locator("#messages")).to_contain_text("no game was played")
     assert round_reports(live_server.db, tid, 1) == {}
     assert current_round(live_server.db, tid).round.pairing_at(table).result is None
-    _report(a, "0", "0", draws="1")  # one drawn game is a result that can happen
-    expect(a.locator("#messages")).to_contain_text("Reported")
+    _report(a, "0-0-1")  # one drawn game is a result that can happen
+    expect(a.locator("#my-card")).to_contain_text("You reported 0-0-1")
     assert table in round_reports(live_server.db, tid, 1)
     for page in opened:
         page.context.close()
@@ -86,20 +88,20 @@ def test_item5_a_judge_still_records_a_match_without_games(result: MatchResult) 
 def test_item9_after_confirming_the_page_shows_the_result_not_confirm(
         live_server: LiveServer, browser: Any) -> None:
     tid, table, a, b, opened = _players(live_server, browser)
-    _report(a, "2", "1")
-    expect(a.locator("#messages")).to_contain_text("Reported")
+    a.click('#my-card button[data-score="2-1"]')  # the overview's card: one tap
+    expect(a.locator("#my-card")).to_contain_text("Waiting for your opponent")
     b.reload()
     expect(b.locator("#my-match")).to_contain_text("Your opponent reported 1-2")
-    _report(b, "1", "2")
-    expect(b.locator("#messages")).to_contain_text("recorded")
+    b.click("#my-card button.confirm")
+    expect(b.locator("#my-card .result")).to_contain_text("recorded")
     assert current_round(live_server.db, tid).round.pairing_at(table).result is not None
     # without a reload: the recorded result, no "confirm" card and no report form
-    expect(b.locator("#my-match")).to_contain_text("The result is recorded.")
-    expect(b.locator("#my-match")).to_contain_text("2-1")  # A first, as the names
+    expect(b.locator("#my-match")).to_contain_text("The result is recorded")
+    expect(b.locator("#my-match")).to_contain_text("1-2")  # the card: the player's games first
     expect(b.locator("#my-match")).not_to_contain_text("Your opponent reported")
-    expect(b.locator("#report")).to_have_count(0)
-    expect(b.locator("#messages")).to_contain_text("recorded")
+    expect(b.locator("#my-match form")).to_have_count(0)
     b.reload()
-    expect(b.locator("#report")).to_have_count(0)
+    expect(b.locator("#my-match .result")).to_contain_text("recorded")
+    expect(b.locator("#my-match form")).to_have_count(0)
     for page in opened:
         page.context.close()

@@ -3,7 +3,8 @@ opponent confirmed, the one-tap results of the round, the next table still witho
 
 - :func:`table_notes`: table → :class:`TableNote` for every table of a round whose players
   reported: who reported what (from player A's side, as the grid shows the result), and the
-  state: waiting for the opponent, a dispute, confirmed by both, accepted or decided by a judge.
+  state: waiting for the opponent, a dispute, confirmed by both, accepted or decided by a judge;
+  each reporter's comment for the judge (a dispute's "why"), read once for the round.
   The reports that a judge may accept with one tap are the open table's.
 - :func:`round_choices`: the round's one-tap results (``domain.result_choices``: the round's
   best-of; no drawn result in the top, S-3).
@@ -13,14 +14,14 @@ opponent confirmed, the one-tap results of the round, the next table still witho
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
-from turnir.domain.model import Round, Settings
+from turnir.domain.model import Pairing, Round, Settings
 from turnir.domain.result_choices import stage_choices
 from turnir.domain.results import MatchResult
 from turnir.services.common import Database, reading
-from turnir.storage.result_reports import open_round_reports
+from turnir.storage.result_reports import open_round_reports, round_report_comments
 
 NoteState = Literal["waiting", "disputed", "confirmed", "accepted", "decided"]
 """Where a table's reports stand: ``waiting`` (one player reported, the opponent has not
@@ -37,6 +38,9 @@ class TableNote:
     a: str | None
     b: str | None
     state: NoteState
+    a_comment: str = ""
+    """Player A's words for the judge with their report (a dispute's "why"); "" for none."""
+    b_comment: str = ""
 
     @property
     def open(self) -> bool:
@@ -63,14 +67,30 @@ def _note(a: MatchResult | None, b: MatchResult | None,
     return TableNote(*scores, "confirmed" if len(reported) == 2 else "accepted")
 
 
+def _with_comments(note: TableNote, pairing: Pairing | None,
+                   comments: dict[int, str]) -> TableNote:
+    """``note`` with each reporting player's comment (only beside a report of theirs)."""
+    if pairing is None or not comments:
+        return note
+    a = comments.get(pairing.a, "") if note.a is not None else ""
+    b = comments.get(pairing.b, "") if note.b is not None and pairing.b is not None else ""
+    return replace(note, a_comment=a, b_comment=b)
+
+
 def table_notes(db: Database, tournament_id: int, rnd: Round) -> dict[int, TableNote]:
-    """table → its players' reports and their state, for the tables of ``rnd`` with a report
-    still bound to their two players (``storage.result_reports``)."""
+    """table → its players' reports, their comments and their state, for the tables of
+    ``rnd`` with a report still bound to their two players (``storage.result_reports``); the
+    comments in one read for the round."""
     with reading(db) as tx:
         found = open_round_reports(tx, tournament_id, rnd.number, settled=True)
-    results = {p.table: p.result for p in rnd.pairings}
-    return {table: _note(sides.get("a"), sides.get("b"), results.get(table))
-            for table, sides in found.items()}
+        comments = round_report_comments(tx, tournament_id, rnd.number) if found else {}
+    matches = {p.table: p for p in rnd.pairings if p.b is not None}
+    notes: dict[int, TableNote] = {}
+    for table, sides in found.items():
+        pairing = matches.get(table)
+        note = _note(sides.get("a"), sides.get("b"), pairing.result if pairing else None)
+        notes[table] = _with_comments(note, pairing, comments.get(table, {}))
+    return notes
 
 
 def round_choices(settings: Settings, rnd: Round) -> tuple[MatchResult, ...]:

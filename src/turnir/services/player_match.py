@@ -9,6 +9,7 @@ the tournament on their own.
   disputing are ``turnir.services.reports.report_result``: a confirmation is the opponent's
   result reported back, a dispute a different result (the two reports differ: the judges'
   grid shows the table as disputed), both with the player's optional comment in the audit log.
+- :func:`overview_card`: the same card on the tournament's overview, for a signed-in player.
 - :func:`leave_tournament`: the player drops themselves (P-7): not paired from the next round
   on, keeping their results. A match of the current round without a result is still theirs
   (as ``domain.tournament.drop_player`` says for every drop): they finish it, report it or
@@ -200,6 +201,17 @@ def my_match(db: Database, tournament_id: int, account: AccountInfo) -> MyMatch:
         if not numbers:
             raise NotAllowedError("you do not play in this tournament", code="not_a_player")
         return _card(tx, tournament_id, numbers[0])
+
+
+def overview_card(db: Database, tournament_id: int,
+                  account: AccountInfo | None) -> MyMatch | None:
+    """The signed-in player's match card for the tournament's overview page (the one way to
+    report there); ``None`` for a visitor who does not play in it."""
+    if account is None or account.person_id is None:
+        return None
+    with reading(db) as tx:
+        numbers = player_numbers(tx, tournament_id, account.person_id)
+        return _card(tx, tournament_id, numbers[0]) if numbers else None
 
 
 def leave_tournament(db: Database, tournament_id: int, *, account: AccountInfo) -> MyMatch:

@@ -85,19 +85,36 @@ def discard_reports(conn: Connection, pairing_ids: Iterable[int]) -> int:
     return int(done.rowcount)
 
 
+def _latest_comments(conn: Connection, tournament_id: int, round_number: int,
+                     table: int | None) -> dict[int, dict[int, str]]:
+    """table → player number → the comment of their latest report there, when it had one."""
+    where = (audit_log.c.entity_id.like(f"{round_number}.%") if table is None
+             else audit_log.c.entity_id == f"{round_number}.{table}")
+    latest: dict[int, dict[int, str]] = {}
+    for entity_id, after in conn.execute(
+        select(audit_log.c.entity_id, audit_log.c.after)
+        .where(audit_log.c.tournament_id == tournament_id, audit_log.c.entity == "pairing",
+               audit_log.c.action == "report.submit", where)
+        .order_by(audit_log.c.id)
+    ):
+        number, _, at = str(entity_id).partition(".")
+        if after and "player" in after and number == str(round_number) and at.isdigit():
+            latest.setdefault(int(at), {})[int(after["player"])] = str(after.get("comment", ""))
+    return {at: {player: text for player, text in found.items() if text}
+            for at, found in latest.items()}
+
+
 def report_comments(conn: Connection, tournament_id: int, round_number: int,
                     table: int) -> dict[int, str]:
     """Player number → the comment of their latest report at the table (a dispute's "why"),
     when it had one: read from the report's audit record (``report.submit``), which keeps it.
     The caller shows it only beside a report still bound to the player."""
-    latest: dict[int, str] = {}
-    for (after,) in conn.execute(
-        select(audit_log.c.after)
-        .where(audit_log.c.tournament_id == tournament_id, audit_log.c.entity == "pairing",
-               audit_log.c.entity_id == f"{round_number}.{table}",
-               audit_log.c.action == "report.submit")
-        .order_by(audit_log.c.id)
-    ):
-        if after and "player" in after:
-            latest[int(after["player"])] = str(after.get("comment", ""))
-    return {player: comment for player, comment in latest.items() if comment}
+    return _latest_comments(conn, tournament_id, round_number, table).get(table, {})
+
+
+def round_report_comments(conn: Connection, tournament_id: int,
+                          round_number: int) -> dict[int, dict[int, str]]:
+    """table → player number → their latest report's comment, for the whole round in one
+    read (the judges' grid); like :func:`report_comments`, shown only beside a bound report."""
+    return {table: found for table, found in
+            _latest_comments(conn, tournament_id, round_number, None).items() if found}

@@ -16,8 +16,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from turnir.domain.standings import TieBreak
 from turnir.services import pages
 from turnir.services.common import Database, Status
+from turnir.services.player_match import overview_card
 from turnir.services.queries import get_standings
-from turnir.services.reports import TableReports, round_reports
+from turnir.services.reports import COMMENT_LEN
 from turnir.services.tournaments import get_tournament, list_tournaments
 from turnir.web import views
 from turnir.web.cache import anonymous_key
@@ -36,7 +37,7 @@ from turnir.web.deps import (
 from turnir.web.i18n import COOKIE as LANG_COOKIE
 from turnir.web.i18n import LOCALES
 from turnir.web.redirects import safe_next as safe_next  # re-exported for auth.py
-from turnir.web.security import Visitor, cookie_secure
+from turnir.web.security import PLAYERS, Visitor, cookie_secure
 
 PageQuery = Annotated[int, Query(ge=1, le=100_000)]
 Part = tuple[str, str, dict[str, Any]]
@@ -124,23 +125,15 @@ def switch_language(request: Request, state: StateDep, code: str,
 @router.get("/t/{tid}", response_class=HTMLResponse)
 def overview(request: Request, state: StateDep, visitor: VisitorDep,
              page: CurrentRoundDep) -> HTMLResponse:
+    """The tournament at a glance; a signed-in player's match card (one tap to report, the
+    opponent's report to confirm or dispute: issue 12) while the tournament runs."""
     info, t, rnd = page.info, page.tournament, page.round
-    tid = info.id
-    mine: views.Line | None = None
-    person = visitor.account.person_id if visitor.account is not None else None
-    my_number = pages.entry_number(state.db, tid, person)
-    report_state, their_score = "", ""
-    if my_number is not None and rnd is not None:
-        mine = next((line for line in views.round_lines(t, rnd)
-                     if my_number in (line.a.number, line.b.number if line.b else None)), None)
-        if mine is not None and mine.b is not None and mine.score is None:
-            report_state, their_score = _report_state(
-                round_reports(state.db, tid, rnd.number).get(mine.table),
-                "a" if mine.a.number == my_number else "b")
+    player = visitor.account if visitor.role in PLAYERS else None
+    card = (overview_card(state.db, info.id, player)
+            if info.status is Status.RUNNING else None)
     return render(request, "overview.html", info=info, t=t, rnd=rnd, timer=page.timer,
-                  mine=mine, tid=tid, tab="overview", title=info.name,
-                  has_top=bool(info.settings.top_size),
-                  my_number=my_number, report_state=report_state, their_score=their_score)
+                  card=card, tid=info.id, tab="overview", title=info.name,
+                  has_top=bool(info.settings.top_size), comment_len=COMMENT_LEN)
 
 
 @router.get("/t/{tid}/pairings", response_class=HTMLResponse)
@@ -214,18 +207,3 @@ def top(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentP
 def places(request: Request, state: StateDep, visitor: VisitorDep,
            tid: TournamentPath) -> Response:
     return cached(request, state, visitor, tid, "places", (), lambda: _places(state.db, tid))
-
-
-def _report_state(reports: TableReports | None, side: str) -> tuple[str, str]:
-    """For the player on ``side``: ``disputed``, ``waiting`` (they reported), ``confirm`` (the
-    opponent reported; the score from the player's side), or nothing."""
-    if reports is None:
-        return "", ""
-    if reports.disputed:
-        return "disputed", ""
-    mine, theirs = (reports.a, reports.b) if side == "a" else (reports.b, reports.a)
-    if mine is not None:
-        return "waiting", ""
-    if theirs is not None:
-        return "confirm", theirs.score if side == "a" else theirs.swapped().score
-    return "", ""
