@@ -133,7 +133,9 @@ def test_staff_can_be_added_and_removed_after_the_finish_and_it_is_logged(
     add_account(web_db, "late", AccountRole.HEAD_JUDGE)
     org = clients.as_("org")
     page = org.get(f"/t/{tid}/staff", params={"q": "late"}).text
-    assert 'id="candidate-late"' in page
+    assert 'id="candidate-late"' in page and "Турнир завершён, но состав коллегии" in page
+    already = org.get(f"/t/{tid}/staff/search", params={"q": "floor"}).text
+    assert "уже в коллегии: судья в зале" in already  # the roles it has here
     answer = _post(org, f"/t/{tid}/staff", {"login": "late", "role": "floor_judge"})
     assert answer.status_code == 303 and answer.headers["location"] == f"/t/{tid}/staff"
     late = find_account(web_db, "late")

@@ -7,8 +7,10 @@ or login; a new account made there, given a staff role at once when wanted.
   judging roles of ``turnir.services.judging``), so the table cannot say more than the code
   allows.
 - **Finding an account** (``search_accounts``): every word of the query in the account's name
-  or login, in any order, case and ё/е ignored (``turnir.domain.text.name_matches``); at most
-  ``SEARCH_LIMIT`` answers, players' accounts left out (they cannot be staff).
+  or login, in any order, case and ё/е ignored (as ``turnir.domain.text.name_matches``); at
+  most ``SEARCH_LIMIT`` answers, each with the roles it already has here; players' accounts
+  left out (they cannot be staff). The accounts are read once (a few columns; thousands take
+  milliseconds) and the scan stops once one more than the limit is found.
 - **A new account** (``create_account_here``): a player's (the default; it names one of this
   tournament's players) or a judge's or organizer's account, made only by an organizer of the
   site who is an organizer of this tournament; a non-player account may join the staff in the
@@ -26,7 +28,7 @@ from argon2 import PasswordHasher
 
 from turnir.domain.accounts import AccountRole
 from turnir.domain.model import StaffRole
-from turnir.domain.text import QUERY_LEN, clean_query, name_matches
+from turnir.domain.text import QUERY_LEN, clean_query, search_key, search_words
 from turnir.errors import ForbiddenError, UserError
 from turnir.services.accounts import AccountInfo, insert_account_in, new_account
 from turnir.services.common import Database, TournamentInfo, changing, reading, touch_tournament
@@ -45,6 +47,7 @@ from turnir.services.tournaments import find_tournament
 from turnir.storage.account_search import staff_candidates
 from turnir.storage.accounts_repo import account_by_id
 from turnir.storage.mappers import tournament_row
+from turnir.storage.staff_rows import staff_rows
 
 SEARCH_LIMIT = 20
 """The most accounts one search shows (type more of the name to narrow it)."""
@@ -106,6 +109,8 @@ class Candidate:
     name: str
     role: AccountRole
     """Its role on the server (organizer, head judge or floor judge)."""
+    roles_here: tuple[StaffRole, ...] = ()
+    """The roles it already has in this tournament."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,17 +122,29 @@ class FoundAccounts:
     """More accounts matched than are shown."""
 
 
-def search_accounts(db: Database, query: str, *, limit: int = SEARCH_LIMIT) -> FoundAccounts:
+def search_accounts(db: Database, tournament_id: int, query: str, *,
+                    limit: int = SEARCH_LIMIT) -> FoundAccounts:
     """The active non-player accounts whose name and login hold every word of ``query``
-    (nothing for an empty query)."""
+    (``turnir.domain.text.name_matches``; nothing for an empty query), with the roles each
+    already has in the tournament. The scan stops at the first ``limit + 1`` matches."""
     wanted = clean_query(query, field="search", max_len=QUERY_LEN)
     if not wanted:
         return FoundAccounts("", [], False)
+    words = search_words(wanted)
     with reading(db) as tx:
+        tournament_row(tx, tournament_id)
         rows = staff_candidates(tx)
-    matched = [Candidate(r.login, r.name, r.role) for r in rows
-               if name_matches(wanted, f"{r.name} {r.login}")]
-    return FoundAccounts(wanted, matched[:limit], len(matched) > limit)
+        here = staff_rows(tx, tournament_id)
+    matched = []
+    for row in rows:
+        key = search_key(f"{row.name} {row.login}")
+        if all(word in key for word in words):
+            matched.append(row)
+            if len(matched) > limit:
+                break
+    roles = {r.login: tuple(m.role for m in here if m.account_id == r.id) for r in matched}
+    return FoundAccounts(wanted, [Candidate(r.login, r.name, r.role, roles[r.login])
+                                  for r in matched[:limit]], len(matched) > limit)
 
 
 def _person_of(db: Database, tournament_id: int, role: AccountRole,

@@ -65,7 +65,8 @@ def staff_list(request: Request, state: StateDep, staff: JudgesDep, tid: Tournam
                q: SearchQuery = "") -> HTMLResponse:
     """The staff and the roles table; the organizer's forms (``?q=``: the search without JS)."""
     page = staff_page(state.db, tid)
-    found = search_accounts(state.db, q) if staff.is_organizer else FoundAccounts("", [], False)
+    found = (search_accounts(state.db, tid, q) if staff.is_organizer
+             else FoundAccounts("", [], False))
     return render(request, "staff.html", tid=tid, info=page.info, title=page.info.name,
                   tab="staff", members=page.staff, players=page.players, roles=ROLES,
                   abilities=[(ABILITY_NAMES[a.key], a.roles) for a in ABILITIES],
@@ -77,7 +78,7 @@ def staff_list(request: Request, state: StateDep, staff: JudgesDep, tid: Tournam
 def staff_search(request: Request, state: StateDep, staff: OrganizerDep, tid: TournamentPath,
                  q: SearchQuery = "") -> HTMLResponse:
     """The accounts matching ``q`` (the list the search box updates)."""
-    return render(request, "_staff_found.html", tid=tid, found=search_accounts(state.db, q),
+    return render(request, "_staff_found.html", tid=tid, found=search_accounts(state.db, tid, q),
                   roles=ROLES, limit=SEARCH_LIMIT)
 
 
