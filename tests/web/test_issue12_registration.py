@@ -80,6 +80,7 @@ def test_registration_in_the_browser(live_server: LiveServer, browser: Any,
     page.click("#check-in-all")
     expect(page.locator("#messages")).to_contain_text("Отмечено игроков: 3.")
     expect(page.locator("#player-list button", has_text="на месте")).to_have_count(4)
+    expect(page.locator("#check-in-all")).to_have_count(0)  # no one left to check in
     page.select_option("#player-search select[name=show]", "not_checked_in")
     expect(page.locator("#player-list tbody")).to_contain_text("Никого не нашлось.")
     page.select_option("#player-search select[name=show]", "all")
