@@ -7,18 +7,23 @@ tournament's organizer and head judge only."""
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import UTC, datetime
 from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from playwright.sync_api import expect
 from sqlalchemy import update
 
 from tests.services.builders import ORGANIZER
 from tests.services.penalty_builders import FLOOR, HEAD, give, judged_event
 from tests.services.test_reports import players as player_accounts
-from tests.web.conftest import PASSWORD, log_in
+from tests.web.conftest import PASSWORD, LiveServer, log_in
+from tests.web.test_browser import PHONE, login, new_page
 from turnir.domain.results import parse_result
 from turnir.services.accounts import AccountRole, create_account, make_hasher
 from turnir.services.judges import JudgeRole, add_judge
@@ -37,6 +42,16 @@ from turnir.web.i18n import load_translations
 CODE = re.compile(r"\b[a-z_]+\.[a-z_.]+\b")
 """An action code such as ``result.record``."""
 LATIN = re.compile(r"[A-Za-z]{2,}")
+
+
+@pytest.fixture
+def screens(tmp_path: Path) -> Path:
+    """``docs/screenshots/`` with ``TURNIR_SCREENSHOTS=1`` (as ``test_browser``), else tmp."""
+    if os.environ.get("TURNIR_SCREENSHOTS") != "1":
+        return tmp_path
+    folder = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 class Text(HTMLParser):
@@ -80,13 +95,13 @@ def day(web_db: Database) -> int:
     db = web_db
     tid = judged_event(db, 8, rounds=3)
     hasher = make_hasher(fast=True)
-    for login, name, role, staff in (
+    for account, name, role, staff in (
             ("org", ORGANIZER, AccountRole.ORGANIZER, JudgeRole.ORGANIZER),
             ("head", HEAD, AccountRole.HEAD_JUDGE, JudgeRole.HEAD_JUDGE),
             ("floor", FLOOR, AccountRole.FLOOR_JUDGE, JudgeRole.FLOOR_JUDGE)):
-        create_account(db, login=login, name=name, password=PASSWORD, role=role,
+        create_account(db, login=account, name=name, password=PASSWORD, role=role,
                        actor=ORGANIZER, hasher=hasher)
-        add_judge(db, tid, name=name, role=staff, actor=ORGANIZER, login=login)  # linked
+        add_judge(db, tid, name=name, role=staff, actor=ORGANIZER, login=account)  # linked
     accounts = player_accounts(db, tid)
     for number in range(1, 8):
         check_in(db, tid, number, actor=ORGANIZER)
@@ -192,3 +207,15 @@ def test_every_action_even_a_new_one_is_said_in_words_whatever_it_stored(
     assert said.who == "робот-судья" and said.action and not LATIN.findall(said.action)
     assert not CODE.findall(f"{said.action} {said.what}") and not LATIN.findall(said.what)
     assert not said.what.startswith(":")  # someone is always named, if only as "—"
+
+
+def test_the_log_fits_a_desktop_and_a_phone(live_server: LiveServer, browser: Any, day: int,
+                                            screens: Path) -> None:
+    for name, size in (("desktop", {"width": 1366, "height": 900}), ("phone", PHONE)):
+        page = new_page(browser, viewport=size)
+        login(page, live_server, "org")
+        page.goto(f"{live_server.url}/t/{day}/log")
+        expect(page.locator("#log tbody tr").first).to_contain_text("Выдано пенальти")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
+        page.screenshot(path=screens / f"audit-log-{name}.png")
+        page.context.close()

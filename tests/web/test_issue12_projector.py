@@ -6,7 +6,9 @@ paired. Public: the anonymous open it from the pairings page."""
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,6 +33,16 @@ NAMES = ["Алёна Ёлкина", "Егор Елизаров", "Жора Жу�
 ORDER = sorted(NAMES, key=lambda n: [w.casefold().replace("ё", "е") for w in reversed(n.split())])
 """By surname (the names are written given name first), in Russian order: "Ёлкина" after
 "Елизаров" and before "Жуков" (Unicode puts ё after я)."""
+
+@pytest.fixture
+def screens(tmp_path: Path) -> Path:
+    """``docs/screenshots/`` with ``TURNIR_SCREENSHOTS=1`` (as ``test_browser``), else tmp."""
+    if os.environ.get("TURNIR_SCREENSHOTS") != "1":
+        return tmp_path
+    folder = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
 
 FACTS = """() => {
   const rows = [...document.querySelectorAll("table.proj-list tbody tr")];
@@ -78,7 +90,7 @@ def check_screen(page: Page) -> dict[str, Any]:
 
 
 def test_the_projector_shows_the_round_by_name_in_big_type_with_the_clock_at_1366(
-        live_server: LiveServer, browser: Any, tournament: int) -> None:
+        live_server: LiveServer, browser: Any, tournament: int, screens: Path) -> None:
     page = new_page(browser, viewport=DESKTOP)  # anonymous, Russian
     page.goto(f"{live_server.url}/t/{tournament}/pairings")
     page.click("a.projector-link")
@@ -86,6 +98,7 @@ def test_the_projector_shows_the_round_by_name_in_big_type_with_the_clock_at_136
     facts = check_screen(page)
     assert facts["font"] >= 32 and facts["clockFont"] >= 40, facts  # read from the back row
     assert facts["scrollHeight"] > facts["height"]  # 21 lines do not fit: it scrolls itself
+    page.screenshot(path=screens / "projector-desktop.png")
     page.wait_for_function("() => window.scrollY > 40", timeout=20_000)
     start_round(live_server.db, tournament, actor=ORGANIZER)  # the next round is paired
     expect(page.locator("#projector")).to_have_attribute("data-round", "2", timeout=20_000)
@@ -95,12 +108,13 @@ def test_the_projector_shows_the_round_by_name_in_big_type_with_the_clock_at_136
 
 
 def test_the_projector_fits_a_phone_and_turns_pages_for_reduced_motion(
-        live_server: LiveServer, browser: Any, tournament: int) -> None:
+        live_server: LiveServer, browser: Any, tournament: int, screens: Path) -> None:
     context = browser.new_context(locale="ru-RU", viewport=PHONE, reduced_motion="reduce")
     page: Page = context.new_page()
     page.goto(f"{live_server.url}/t/{tournament}/projector")
     facts = check_screen(page)
     assert facts["font"] >= 20, facts
+    page.screenshot(path=screens / "projector-phone.png")
     page.wait_for_function("() => window.scrollY > 0", timeout=20_000)
     # a screenful at once, not a glide
     assert page.evaluate("window.scrollY") >= facts["height"] * 0.5

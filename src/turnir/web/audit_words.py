@@ -179,9 +179,11 @@ def _result(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, An
 
 
 def _report(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
-    who = w.player(after.get("player"))
-    return w.t(N_("%(where)s: %(player)s reported %(score)s"), where=w.where(e), player=who,
-               score=w.score(after))
+    """The score is stored first player first: the match is named in that order too."""
+    me, other = after.get("player"), after.get("opponent")
+    pair = {"a": me, "b": other} if after.get("side") == "a" else {"a": other, "b": me}
+    return w.t(N_("%(where)s: %(player)s reported %(score)s"), where=w.match(e, pair),
+               player=w.player(me), score=w.score(after))
 
 
 def _player(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
