@@ -153,7 +153,7 @@ class Words:
         score = result.get("score") if isinstance(result, dict) else None
         if score == "ID":
             return self.gettext(N_("intentional draw"))
-        return str(score or "—")
+        return str(score or "—").replace("-", "\u2011")  # a non-breaking hyphen: 2‑1 stays whole
 
     def where(self, entry: AuditEntry) -> str:
         """Round and table (a pairing's entry), or the round, or nothing."""
