@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from tests.services.builders import ORGANIZER, event
 from tests.services.penalty_builders import give
 from tests.web.conftest import Clients, LiveServer, add_account, csrf_of
-from tests.web.pages_check import assert_fits
+from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
 from tests.web.test_browser import PHONE, login, new_page
 from turnir.cli.penalty import parse_game
 from turnir.domain.penalties import CrystalCount
@@ -213,6 +213,7 @@ def test_the_head_judge_records_a_technical_result_from_a_phone(
     login(desk, live_server, "head")
     desk.goto(f"{live_server.url}/t/{tid}/catalogue")
     assert_fits(desk, "the catalogue at 1366")
+    assert_accessible(desk, "the catalogue")
     desk.goto(f"{live_server.url}/t/{tid}/penalties")
     desk.click("#rulings-link")
     desk.wait_for_url(f"**/t/{tid}/rulings")
@@ -230,5 +231,7 @@ def test_the_head_judge_records_a_technical_result_from_a_phone(
     phone.click("#record-technical")
     expect(phone.locator("#ruling-list")).to_contain_text("техническая победа игрока A")
     assert_fits(phone, "the rulings page with a ruling at 390")
+    assert_accessible(phone, "the rulings page at 390")
+    assert_tap_targets(phone)
     line = _line(db, tid)
     assert line.result is not None and (line.result.wins_a, line.result.wins_b) == (2, 0)

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.services.builders import ORGANIZER, event, play_round
 from tests.web.conftest import PASSWORD, Clients, LiveServer, add_account, csrf_of, log_in
-from tests.web.pages_check import assert_fits
+from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
 from tests.web.test_browser import PHONE, login, new_page
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import AccountRole, create_account, find_account, make_hasher
@@ -68,6 +68,7 @@ def test_organizer_finds_kovalev_by_kovalev_makes_him_floor_judge_who_penalises_
     found.locator("select[name=role]").select_option("floor_judge")
     found.locator("button[type=submit]").click()
     expect(org.locator("table.staff")).to_contain_text("pkov")
+    assert_accessible(org, "the staff page")
     register_players(db, tid, [PlayerLine(f"Игрок {i}", "Москва") for i in range(1, 5)],
                      actor=ORGANIZER)
     start_round(db, tid, actor=ORGANIZER)
@@ -84,6 +85,8 @@ def test_organizer_finds_kovalev_by_kovalev_makes_him_floor_judge_who_penalises_
     expect(judge.locator("table.staff")).to_contain_text("pkov")
     expect(judge.locator("#add")).to_have_count(0)             # but do not edit it
     assert_fits(judge, "the staff page at 390")
+    assert_accessible(judge, "the staff page at 390")
+    assert_tap_targets(judge)
     assert [p.judge for p in list_penalties(db, tid)] == ["Пётр Ковалёв"]
 
 
