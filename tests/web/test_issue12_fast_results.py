@@ -349,3 +349,32 @@ def test_a_floor_judge_reads_a_disputes_comment_on_the_grid(web_db: Database,
     assert 'class="said"' not in row(two.table)  # reported without a comment
     ru = clients.as_("floor").get(f"/t/{tid}/results").text
     assert f"{name_b} пишет судье: «&lt;b&gt;he conceded&lt;/b&gt; game 3»" in ru
+
+
+def test_on_a_phone_a_long_comment_shows_two_lines_until_tapped(live_server: LiveServer,
+                                                                browser: Any) -> None:
+    db = live_server.db
+    add_account(db, "floor", AccountRole.FLOOR_JUDGE)
+    tid, tables = _judged(db, 8)
+    add_judge(db, tid, role=JudgeRole.FLOOR_JUDGE, login="floor", actor=ORGANIZER)
+    one = current_round(db, tid).round.pairing_at(tables[0])
+    assert one.b is not None
+    report_result(db, tid, 1, one.table, MatchResult.played(2, 1), account=_player(db, tid, one.a))
+    words = ("Третью партию соперник сдал, когда у меня было двенадцать кристаллов; прошу "
+             "судью подойти к столу и посмотреть на поле, пока мы его не убрали")
+    report_result(db, tid, 1, one.table, MatchResult.played(2, 1),
+                  account=_player(db, tid, one.b), comment=words)
+    page = new_page(browser, viewport=PHONE)
+    login(page, live_server, "floor")
+    page.goto(f"{live_server.url}/t/{tid}/results")
+    said = page.locator(f"#table-{one.table} .said")
+    expect(said).to_contain_text("пишет судье")
+    line = said.evaluate("(p) => parseFloat(getComputedStyle(p).lineHeight)")
+    assert said.evaluate("(p) => p.scrollHeight > p.clientHeight")  # shortened
+    assert said.evaluate("(p) => p.clientHeight") <= 2 * line + 1
+    said.click()  # a tap: the whole comment
+    expect(said).to_be_focused()
+    assert said.evaluate("(p) => p.scrollHeight <= p.clientHeight + 1")
+    assert said.get_attribute("title") == words
+    _fits(page, PHONE)
+    page.context.close()

@@ -3,13 +3,16 @@
 //   to the next table without a result (the grid's data-next, from the server) and the focus
 //   goes to the result field; a refused entry keeps what was typed (the message is shown
 //   above the page by the HTMX error path);
-// - the grid does not refresh itself while a correction is open (a <details> in the grid).
+// - the grid does not refresh itself while a correction is open (a <details> in the grid)
+//   nor while a player's comment is being read (a tapped, focused .said: on a phone it shows
+//   two lines until tapped).
 (function () {
   "use strict";
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail && event.detail.elt;
     if (elt && elt.id === "grid" && event.detail.requestConfig &&
-        event.detail.requestConfig.verb === "get" && elt.querySelector("details[open]")) {
+        event.detail.requestConfig.verb === "get" &&
+        (elt.querySelector("details[open]") || elt.querySelector(".said:focus"))) {
       event.preventDefault();
     }
   });
