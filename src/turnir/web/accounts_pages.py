@@ -30,7 +30,7 @@ from turnir.web.deps import (
     render,
     require_csrf,
 )
-from turnir.web.form_once import FormOnceDep
+from turnir.web.form_once import FormSameDep
 from turnir.web.templating import N_
 
 Login = Annotated[str, Path(min_length=1, max_length=100)]
@@ -49,7 +49,7 @@ def add_account(request: Request, state: StateDep, actor: SiteOrganizerDep,
                 login: Annotated[str, Form(max_length=100)],
                 name: Annotated[str, Form(max_length=200)],
                 password: Annotated[str, Form(max_length=1000)],
-                role: Annotated[AccountRole, Form()], once: FormOnceDep) -> Response:
+                role: Annotated[AccountRole, Form()], once: FormSameDep) -> Response:
     """An organizer's or a judge's account: the role is always chosen on this form (sent
     twice, it creates once: ``turnir.web.form_once``)."""
     if role is AccountRole.PLAYER:

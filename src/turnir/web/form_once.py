@@ -20,9 +20,9 @@ same page: POST-redirect-GET), or, for a form that answered with a message and n
 note that the form was sent already. A request arriving while the first is still being
 handled waits for it (up to ``WAIT_SECONDS``). Back and send again may bring a page fetched
 anew, with a new token: so what the form says (every field but the tokens) is kept too, for
-``SAME_SECONDS``, and the same form filled the same way is answered as the first one (another
-tournament needs another name; a form whose page adds its own key, as a penalty's, never
-matches another). A refused change (a ``UserError``, any error)
+``SAME_SECONDS``, and the same form filled the same way is answered as the first one, for
+the routes that take ``FormSameDep`` (a new tournament: another needs another name; a player;
+an account). A refused change (a ``UserError``, any error)
 frees the token: the corrected form can be sent again. A request without a token (the API, an
 old page) is handled as before.
 
@@ -222,21 +222,39 @@ async def form_once(request: Request, token: object,
         tokens.finish(same, None)
 
 
-async def _form_once_dep(request: Request) -> AsyncIterator[FormOnce]:
+@asynccontextmanager
+async def _once(request: Request, *, same: bool) -> AsyncIterator[FormOnce]:
     token: object = None
     values: list[tuple[str, str]] = []
     if request.headers.get("content-type", "").startswith(
             "application/x-www-form-urlencoded"):
         form = await request.form()
         token = form.get(FIELD)
-        values = [(name, value) for name, value in form.multi_items()
-                  if isinstance(value, str)]
+        if same:
+            values = [(name, value) for name, value in form.multi_items()
+                      if isinstance(value, str)]
     async with form_once(request, token, values) as once:
+        yield once
+
+
+async def _form_once_dep(request: Request) -> AsyncIterator[FormOnce]:
+    async with _once(request, same=False) as once:
+        yield once
+
+
+async def _form_same_dep(request: Request) -> AsyncIterator[FormOnce]:
+    async with _once(request, same=True) as once:
         yield once
 
 
 FormOnceDep = Annotated[FormOnce, Depends(_form_once_dep, scope="function")]
 """A creating form's route: sent twice, it runs once (the module's docstring)."""
+FormSameDep = Annotated[FormOnce, Depends(_form_same_dep, scope="function")]
+"""The same, and the same form filled the same way on a page fetched anew (Back) within
+``SAME_SECONDS`` is answered as the first one: for forms whose second identical change makes
+no sense (a new tournament, a player, an account), never for one that may rightly be sent
+again with the same values after something in between (a staff role removed and given
+again)."""
 
 
 async def _replay(request: Request, error: Exception) -> Response:

@@ -28,7 +28,7 @@ from turnir.web.deps import (
     require_csrf,
 )
 from turnir.web.form_fields import number_field as _int
-from turnir.web.form_once import FormOnceDep
+from turnir.web.form_once import FormSameDep
 from turnir.web.players_pages import SearchQuery, Shown, ShownQuery, roster
 
 PlayerNumber = Annotated[int, Path(ge=1, le=2**31 - 1)]
@@ -44,7 +44,7 @@ def new_page(request: Request, actor: SiteOrganizerDep) -> HTMLResponse:
 
 @router.post("/new")
 def new(request: Request, state: StateDep, visitor: VisitorDep, actor: SiteOrganizerDep,
-        once: FormOnceDep,
+        once: FormSameDep,
         name: Annotated[str, Form(max_length=200)],
         format: Annotated[TournamentFormat, Form()] = TournamentFormat.SWISS,
         rules_level: Annotated[RulesLevel, Form()] = RulesLevel.AMATEUR,

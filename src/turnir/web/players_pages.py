@@ -41,7 +41,7 @@ from turnir.web.deps import (
 )
 from turnir.web.form_fields import number_field as _int
 from turnir.web.form_once import FIELD as FORM_TOKEN_FIELD
-from turnir.web.form_once import FormOnceDep, form_once
+from turnir.web.form_once import FormOnceDep, FormSameDep, form_once
 from turnir.web.templating import N_
 
 PlayerNumber = Annotated[int, Path(ge=1, le=2**31 - 1)]
@@ -99,7 +99,7 @@ def players_list(request: Request, state: StateDep, staff: OrganizerDep, tid: To
 
 @router.post("/t/{tid}/players")
 def add_player(request: Request, state: StateDep, staff: OrganizerDep, tid: TournamentPath,
-               once: FormOnceDep,
+               once: FormSameDep,
                name: Annotated[str, Form(max_length=200)] = "",
                surname: Annotated[str, Form(max_length=200)] = "",
                given_name: Annotated[str, Form(max_length=200)] = "",
