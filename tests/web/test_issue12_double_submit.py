@@ -21,6 +21,7 @@ from turnir.services.judges import add_judge
 from turnir.services.players import list_players
 from turnir.services.tournaments import list_tournaments
 from turnir.storage.database import Database
+from turnir.web.form_once import FormTokens
 
 TOKEN = re.compile(r'name="form_token" value="([^"]+)"')
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -161,3 +162,22 @@ def test_item4_browser_double_click_and_back_create_one(live_server: LiveServer,
         assert page.url == made  # the same tournament again, not a new one
         assert [t.name for t in list_tournaments(live_server.db)].count(name) == 1
         context.close()
+
+
+def test_item4_tokens_are_freed_finished_and_forgotten() -> None:
+    tokens = FormTokens(keep_seconds=60, most=3)
+    assert tokens.claim("a") is None  # free: now the caller's
+    pending = tokens.claim("a")
+    assert pending is not None and not pending.finished
+    tokens.release("a")  # refused: free again
+    assert tokens.claim("a") is None
+    tokens.finish("a", "/t/1/manage")
+    again = tokens.claim("a")
+    assert again is not None and again.finished and again.url == "/t/1/manage"
+    tokens.release("a")  # a finished token stays spent
+    assert tokens.claim("a") is not None
+    assert tokens.claim("short", keep=0) is None
+    assert tokens.claim("short") is None  # its time is over: free
+    for key in ("b", "c", "d"):
+        tokens.claim(key)
+    assert tokens.claim("a") is None  # at most 3 kept: the oldest went

@@ -99,8 +99,8 @@ class FormTokens:
                 del self._claims[key]
                 found = None
             if found is None:
-                self._claims[key] = _Claim(now, min(keep or self.keep_seconds,
-                                                    self.keep_seconds))
+                wanted = self.keep_seconds if keep is None else keep
+                self._claims[key] = _Claim(now, min(wanted, self.keep_seconds))
             return found
 
     def finish(self, key: str, url: str | None) -> None:
