@@ -1,5 +1,5 @@
-"""``turnir player add|import|list|checkin|drop|late``: the players of a tournament in the
-database."""
+"""``turnir player add|import|list|checkin|checkin-all|drop|reinstate|late``: the players of a
+tournament in the database."""
 
 from __future__ import annotations
 
@@ -134,3 +134,27 @@ def late(
         p = late_entry(db, tid, name=name, city=city, club=club, byes_for_missed_rounds=byes,
                        actor=actor_name(actor))
     console.print(joined_line(p.name, p.number, p.joined_round, byes=byes))
+
+
+@command(player_app, "reinstate")
+def reinstate(
+    tournament: TournamentArg,
+    player: PlayerArg,
+    actor: ActorOption = None,
+) -> None:
+    """Undo a drop: the player is back while the next round is not paired (P-7)."""
+    from turnir.services.players import reinstate_player
+
+    with opened(tournament) as (db, tid):
+        p = reinstate_player(db, tid, player, actor=actor_name(actor))
+    console.print(f"{p.name} #{p.number} is back in the tournament.")
+
+
+@command(player_app, "checkin-all")
+def checkin_all(tournament: TournamentArg, actor: ActorOption = None) -> None:
+    """Mark every player still in and not yet present as present."""
+    from turnir.services.players import check_in_all
+
+    with opened(tournament) as (db, tid):
+        checked = check_in_all(db, tid, actor=actor_name(actor))
+    console.print(f"Checked in: {len(checked)} players.")
