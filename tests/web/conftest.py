@@ -3,6 +3,7 @@ and one web smoke test), test clients logged in as each role, the demo tournamen
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import threading
@@ -158,3 +159,14 @@ def browser() -> Iterator[Any]:
         launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture
+def screens(tmp_path: Path) -> Path:
+    """Where a browser test saves its screenshots: ``docs/screenshots/`` with
+    ``TURNIR_SCREENSHOTS=1`` (as ``test_browser``), else a temporary folder."""
+    if os.environ.get("TURNIR_SCREENSHOTS") != "1":
+        return tmp_path
+    folder = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

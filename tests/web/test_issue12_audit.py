@@ -7,7 +7,6 @@ tournament's organizer and head judge only."""
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import UTC, datetime
 from html.parser import HTMLParser
@@ -42,16 +41,6 @@ from turnir.web.i18n import load_translations
 CODE = re.compile(r"\b[a-z_]+\.[a-z_.]+\b")
 """An action code such as ``result.record``."""
 LATIN = re.compile(r"[A-Za-z]{2,}")
-
-
-@pytest.fixture
-def screens(tmp_path: Path) -> Path:
-    """``docs/screenshots/`` with ``TURNIR_SCREENSHOTS=1`` (as ``test_browser``), else tmp."""
-    if os.environ.get("TURNIR_SCREENSHOTS") != "1":
-        return tmp_path
-    folder = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 class Text(HTMLParser):

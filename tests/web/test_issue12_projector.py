@@ -6,7 +6,6 @@ paired. Public: the anonymous open it from the pairings page."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -33,16 +32,6 @@ NAMES = ["Алёна Ёлкина", "Егор Елизаров", "Жора Жу�
 ORDER = sorted(NAMES, key=lambda n: [w.casefold().replace("ё", "е") for w in reversed(n.split())])
 """By surname (the names are written given name first), in Russian order: "Ёлкина" after
 "Елизаров" and before "Жуков" (Unicode puts ё after я)."""
-
-@pytest.fixture
-def screens(tmp_path: Path) -> Path:
-    """``docs/screenshots/`` with ``TURNIR_SCREENSHOTS=1`` (as ``test_browser``), else tmp."""
-    if os.environ.get("TURNIR_SCREENSHOTS") != "1":
-        return tmp_path
-    folder = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
 
 FACTS = """() => {
   const rows = [...document.querySelectorAll("table.proj-list tbody tr")];
