@@ -85,6 +85,8 @@ class MyMatch:
     """The player's words for the judge with their report (a dispute's "why")."""
     their_comment: str = ""
     """The opponent's words with their report."""
+    has_top: bool = False
+    """The tournament has a top (its pages show the Top tab)."""
 
     @property
     def can_report(self) -> bool:
@@ -190,7 +192,8 @@ def _card(tx: Tx, tournament_id: int, number: int) -> MyMatch:
         mine=mine, theirs=theirs,
         choices=stage_choices(t.settings, stage) if stage is not None else (),
         my_comment=comments.get(number, "") if mine is not None else "",
-        their_comment=comments.get(rival, "") if theirs is not None and rival else "")
+        their_comment=comments.get(rival, "") if theirs is not None and rival else "",
+        has_top=bool(t.settings.top_size))
 
 
 def my_match(db: Database, tournament_id: int, account: AccountInfo) -> MyMatch:

@@ -64,7 +64,7 @@ def _card(request: Request, state: StateDep, visitor: VisitorDep, tid: int,
                       comment_len=COMMENT_LEN)
     timer = round_timer(state.db, tid, card.round) if card.round else None  # everyone's clock
     return render(request, "my_match.html", card=card, tid=tid, tab="me", note=note, timer=timer,
-                  title=card.tournament, comment_len=COMMENT_LEN)
+                  title=card.tournament, comment_len=COMMENT_LEN, has_top=card.has_top)
 
 
 @router.get("/t/{tid}/me", response_class=HTMLResponse)
@@ -95,7 +95,8 @@ def leave_page(request: Request, state: StateDep, visitor: VisitorDep,
                tid: TournamentPath) -> HTMLResponse:
     """The confirmation step before leaving (a page of its own: no JavaScript needed)."""
     card = my_match(state.db, tid, visitor.require(PLAYERS))
-    return render(request, "my_leave.html", card=card, tid=tid, tab="me", title=card.tournament)
+    return render(request, "my_leave.html", card=card, tid=tid, tab="me", title=card.tournament,
+                  has_top=card.has_top)
 
 
 @router.post("/t/{tid}/me/leave")
