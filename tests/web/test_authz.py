@@ -70,6 +70,7 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", f"{T}/staff"): JUDGES, ("GET", f"{T}/staff/search"): ORG,
     ("POST", f"{T}/staff/account"): ORG,
     ("GET", f"{T}/rulings"): JUDGES, ("POST", f"{T}/rulings/technical"): HEAD,
+    ("POST", f"{T}/rulings/threshold"): HEAD,
     ("POST", f"{T}/rulings/claim"): JUDGES, ("GET", f"{T}/catalogue"): HEAD,
     ("POST", f"{T}/catalogue"): HEAD, ("POST", f"{T}/catalogue/{{code}}/default"): HEAD,
     ("POST", f"{T}/catalogue/{{code}}/remove"): HEAD,

@@ -101,6 +101,23 @@ def test_s8_within_the_threshold_is_a_technical_draw(web_db: Database, clients: 
     assert (line.result.wins_a, line.result.wins_b, line.result.draws) == (1, 1, 1)
 
 
+def test_s8_the_head_judge_sets_the_threshold_and_a_lead_below_it_is_a_draw(
+        web_db: Database, clients: Clients, tid: int) -> None:
+    head = clients.as_("head")
+    for bad in ("0", "101", "три"):
+        refused = _post(head, f"/t/{tid}/rulings/threshold", {"margin": bad}, headers=RU)
+        assert refused.status_code == 422 and "порог технической победы" in refused.text
+    assert _post(clients.as_("floor"), f"/t/{tid}/rulings/threshold",
+                 {"margin": "3"}).status_code == 403
+    assert _post(head, f"/t/{tid}/rulings/threshold", {"margin": "3"}).status_code == 303
+    assert 'name="margin" id="margin" value="3"' in head.get(f"/t/{tid}/rulings").text
+    assert audit_log(web_db, tid, action="judging.settings")[-1].actor == "Head"
+    assert _post(head, f"/t/{tid}/rulings/technical", {
+        "round": "1", "table": "1", "a_silver": "12", "b_silver": "10"}).status_code == 303
+    [ruling] = list_rulings(web_db, tid)
+    assert ruling.margin == 3 and ruling.winner is None  # 2 ahead, 3 needed: a draw
+
+
 @pytest.mark.parametrize(("data", "words"), [
     ({"a_silver": "abc"}, "серебряные кристаллы игрока A: нужно целое число от 0 до 999"),
     ({"b_gold": "1000"}, "золотые кристаллы игрока B: нужно целое число от 0 до 999"),

@@ -157,13 +157,16 @@ def set_judging_settings(
     db: Database, tournament_id: int, *, actor: str, judge: str | None = None,
     official: bool | None = None, technical_margin: int | None = None,
     penalty_points: PenaltyPoints | None = None, expected_version: int | None = None,
+    account_id: int | None = None,
 ) -> JudgingSettings:
-    """Change the judging settings (the organizer or the head judge); ``None`` keeps one."""
+    """Change the judging settings (the organizer or the head judge; ``account_id``: the web
+    account acting); ``None`` keeps one."""
     if technical_margin is not None and technical_margin < 1:
         raise UserError("the technical win margin is at least 1 crystal", code="bad_margin")
     with changing(db, tournament_id, actor) as change:
         conn = change.conn
-        row = _as_editor(conn, tournament_id, judge or actor, Term("change the judging settings"))
+        row = _as_editor(conn, tournament_id, judge or actor, Term("change the judging settings"),
+                         account_id)
         before = judging_settings_of(conn, tournament_id, row["rules_level"])
         check_version(conn, tournament_id, "judging", tournament_id, "the judging settings",
                       expected_version, before.version)

@@ -20,6 +20,8 @@ from turnir.storage.penalty_rows import judging_settings_of
 
 MAX_CRYSTALS = 999
 """The largest crystal total one player's cards can cost on the form (S-8)."""
+MAX_MARGIN = 100
+"""The largest technical win threshold the page sets (S-8; the default is 1)."""
 MAX_GAMES_BEFORE = 4
 """Games played before the ruled game, per kind (a best-of-5 has at most four before it)."""
 

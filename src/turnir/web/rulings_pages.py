@@ -24,11 +24,13 @@ from turnir.services.penalty_catalogue import (
     remove_infraction,
     set_default,
     set_infraction,
+    set_judging_settings,
 )
 from turnir.services.results import GameReport
 from turnir.services.rulings_page import (
     MAX_CRYSTALS,
     MAX_GAMES_BEFORE,
+    MAX_MARGIN,
     games_before,
     infraction_of,
     rulings_page,
@@ -185,3 +187,13 @@ def catalogue_remove(request: Request, state: StateDep, staff: HeadDep, tid: Tou
     """An infraction removed (before round 1)."""
     remove_infraction(state.db, tid, code, actor=staff.actor, account_id=staff.account_id)
     return done(request, f"/t/{tid}/catalogue")
+
+
+@router.post("/t/{tid}/rulings/threshold")
+def threshold(request: Request, state: StateDep, staff: HeadDep, tid: TournamentPath,
+              margin: Count = "") -> Response:
+    """The crystal difference a technical win needs in this tournament (S-8; default 1)."""
+    set_judging_settings(state.db, tid, actor=staff.actor, account_id=staff.account_id,
+                         technical_margin=number_field(margin, Term("the technical win threshold"),
+                                                       low=1, high=MAX_MARGIN))
+    return done(request, f"/t/{tid}/rulings#technical")
