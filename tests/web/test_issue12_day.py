@@ -13,7 +13,8 @@ and no page it visits wider than its viewport (``assert_fits``).
   1366×900, and submits from a 390×844 phone, after the finish.
 - A **player** (phone) lands on the match after logging in and reports with one tap; the
   **opponent** (another phone) confirms with one tap.
-- A **floor judge** (phone) overrides a confirmed result and gives a penalty.
+- A **floor judge** (phone) overrides a confirmed result and gives a penalty; the player
+  sees both on their phone.
 """
 
 from __future__ import annotations
@@ -404,5 +405,16 @@ def test_a_floor_judge_on_a_phone_overrides_a_result_and_gives_a_penalty(
     [given] = list_penalties(db, tid)
     assert given.judge == "Floor" and given.player == line.a and given.reason == "slow_play"
     judge.context.close()
+    # the player sees the judge's result on the card, and the penalty among theirs
+    player = new_page(browser, viewport=PHONE)
+    login(player, live_server, f"igrok{line.a}")
+    player.wait_for_url(f"{live_server.url}/t/{tid}/me")
+    expect(player.locator("#my-card")).to_contain_text("поражение 1-2")
+    fits(player, "the player's card after the override")
+    player.click(".tabs a[href$='/penalties/history']")
+    expect(player.locator("#history li")).to_have_count(1)
+    expect(player.locator("#history")).to_contain_text("Тур 1")
+    fits(player, "the player's penalties")
+    player.context.close()
 
 
