@@ -126,7 +126,7 @@ def test_players_report_and_confirm_and_judges_decide(web_db: Database,
 
     pa = log_in(clients.new(), *logins[a])
     pb = log_in(clients.new(), *logins[b])
-    assert "Your match" in pa.get(f"/t/{tid}", headers=EN).text
+    assert f"Table {table}" in pa.get(f"/t/{tid}", headers=EN).text  # the match card (issue 12)
     assert "Reported" in _report(pa, tid, table, 2, 1)
     assert "Your opponent reported 1-2" in pb.get(f"/t/{tid}", headers=EN).text
     assert "recorded" in _report(pb, tid, table, 1, 2)
@@ -162,7 +162,7 @@ def test_differing_reports_are_a_dispute(web_db: Database, clients: Clients) -> 
     pb = log_in(clients.new(), *_player_login(org, tid, b))
     _report(pa, tid, table, 2, 0)
     assert "a judge will decide" in _report(pb, tid, table, 2, 0)
-    assert "differ" in pa.get(f"/t/{tid}", headers=EN).text
+    assert "A judge is called" in pa.get(f"/t/{tid}", headers=EN).text  # the card: a dispute
     grid = org.get(f"/t/{tid}/results", headers=EN).text
     assert "Dispute" in grid
     post(org, f"/t/{tid}/results", {"round": "1", "table": str(table), "score": "2-0"})
