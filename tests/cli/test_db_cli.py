@@ -77,9 +77,9 @@ def test_whole_event_from_the_command_line(env: dict[str, str], tmp_path: Path) 
     assert [p["number"] for p in players] == list(range(1, 10))
     assert players[-1]["checked_in"] is True
 
-    assert "round 1" in ok(env, "round", "pair", "Кубок города")
+    assert "round 1" in ok(env, "round", "pair", "Кубок города", "--include-absent")
     ok(env, "round", "undo", "1")
-    ok(env, "round", "pair", "1")
+    ok(env, "round", "pair", "1", "--include-absent")
     finish_round(env, "1")
     ok(env, "player", "drop", "1", "Игрок 3", "--reason", "ушёл")
     assert "joined as #10" in ok(env, "player", "late", "1", "Поздний", "--byes")

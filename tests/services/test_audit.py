@@ -23,9 +23,9 @@ def test_every_change_leaves_one_record(db: Database) -> None:
     check_in(db, tid, "Пятый", actor="Секретарь")
     check_in(db, tid, "Пятый", actor="Секретарь")  # already checked in: no change
     add_judge(db, tid, name="Главная Судья", role=JudgeRole.HEAD_JUDGE, actor=ORGANIZER)
-    start_round(db, tid, actor=ORGANIZER)
+    start_round(db, tid, actor=ORGANIZER, leave_out_absent=False)  # everyone, checked in or not
     undo_round(db, tid, actor=ORGANIZER)
-    view = start_round(db, tid, actor=ORGANIZER)
+    view = start_round(db, tid, actor=ORGANIZER, leave_out_absent=False)
     matches = [line for line in view.round.pairings if line.b is not None]
     swap_seats(db, tid, 1, matches[0].a, matches[1].a, actor=JUDGE)
     late_entry(db, tid, name="Опоздавший", actor=ORGANIZER)

@@ -117,8 +117,20 @@ def test_before_check_in_starts_everyone_is_paired_and_pair_everyone_keeps_them(
     assert view.left_out == () and len(view.round.pairings) == 2
     other = event(db, 4, name="Второй")
     check_in(db, other, 1, actor=ORGANIZER)
-    everyone = start_round(db, other, actor=ORGANIZER)  # the CLI's default: keep them
+    everyone = start_round(db, other, actor=ORGANIZER, leave_out_absent=False)  # anyway
     assert everyone.left_out == () and len(everyone.round.pairings) == 2
+
+
+def test_once_check_in_has_started_every_path_leaves_the_unchecked_out_by_default(
+        db: Database) -> None:
+    """Issue 12 item 6: the service's default (the CLI and the API call it so) leaves out who
+    did not check in once anyone has, and names them."""
+    tid = event(db, 5)
+    for number in (1, 2, 3, 4):
+        check_in(db, tid, number, actor=ORGANIZER)
+    view = start_round(db, tid, actor=ORGANIZER)
+    assert len(view.round.pairings) == 2 and len(view.left_out) == 1
+    assert all(5 not in (line.a, line.b) for line in view.round.pairings)
 
 
 def test_the_wizard_offers_the_top_then_finish_and_the_preview_warns_without_head_judge(

@@ -28,6 +28,9 @@ def print_round(view: RoundView) -> None:
     from turnir.cli.render import pairings_table
 
     console.print(pairings_table(view.tournament, view.round))
+    if view.left_out:
+        console.print("Left out of round 1 (did not check in): {names}".format(
+            names=", ".join(view.left_out)))
 
 
 @command(round_app, "pair")
@@ -37,6 +40,8 @@ def pair(
     = False,
     drop_absent: Annotated[bool, typer.Option(help="Round 1: drop who did not check in.")]
     = False,
+    include_absent: Annotated[bool, typer.Option(
+        help="Round 1, once check-in has started: pair who did not check in too.")] = False,
     actor: ActorOption = None,
 ) -> None:
     """Pair the next round: Swiss while Swiss rounds remain, then the top."""
@@ -47,7 +52,8 @@ def pair(
             view = build_top(db, tid, actor=actor_name(actor))
         else:
             view = start_round(db, tid, actor=actor_name(actor),
-                               drop_absent_players=drop_absent)
+                               drop_absent_players=drop_absent,
+                               leave_out_absent=not include_absent)
     print_round(view)
 
 

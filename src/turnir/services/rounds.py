@@ -58,15 +58,16 @@ def round_json(rnd: Round) -> dict[str, Any]:
 def start_round(
     db: Database, tournament_id: int, *, actor: str, expected_version: int | None = None,
     drop_absent_players: bool = False, account_id: int | None = None,
-    leave_out_absent: bool = False,
+    leave_out_absent: bool = True,
 ) -> RoundView:
     """Pair the next round: Swiss while Swiss rounds remain, then the top (P-1..P-5).
 
     With ``drop_absent_players`` before round 1, players who did not check in are dropped
-    first (each drop logged; refused when nobody checked in). ``leave_out_absent`` (the web's
-    default, issue 12 item 6): the same once check-in has started (someone checked in), and
-    nothing while nobody has. The view names who was left out. When the tournament's setting
-    "start the clock with the round" is set, the round's clock starts with it. A web account
+    first (each drop logged; refused when nobody checked in). ``leave_out_absent`` (the
+    default on every path, issue 12 item 6): the same once check-in has started (someone
+    checked in), and nothing while nobody has; ``False`` pairs everyone anyway. The view
+    names who was left out. When the tournament's setting "start the clock with the round"
+    is set, the round's clock starts with it. A web account
     (``account_id``) must be the organizer.
     """
     absent = "drop" if drop_absent_players else "leave_out" if leave_out_absent else "keep"

@@ -308,6 +308,7 @@ def pair(db: DbDep, staff: OrganizerDep, tid: TournamentId, body: PairIn) -> Rou
     """Pair the next round: Swiss while Swiss rounds remain, then the top."""
     return RoundOut.of(start_round(db, tid, actor=staff.actor,
                                    drop_absent_players=body.drop_absent,
+                                   leave_out_absent=not body.include_absent,
                                    account_id=staff.account_id).round)
 
 

@@ -139,6 +139,9 @@ class DropIn(_In):
 class PairIn(_In):
     drop_absent: bool = False
     """Before round 1: drop the players who did not check in."""
+    include_absent: bool = False
+    """Before round 1, once check-in has started: pair the players who did not check in too
+    (by default they are left out, issue 12 item 6)."""
 
 
 class TimerIn(_In):
