@@ -16,6 +16,7 @@ from argon2 import PasswordHasher
 from fastapi import Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from turnir.errors import NotFoundError
 from turnir.services.accounts import AccountInfo, session_account
 from turnir.services.audit import ChangeStamps
 from turnir.services.common import Database, TournamentInfo
@@ -263,6 +264,20 @@ def page_context(request: Request, visitor: Visitor, settings: WebSettings) -> d
             "form_token": new_token, "form_token_field": FORM_TOKEN_FIELD}
 
 
+def has_top(request: Request, tid: int) -> bool:
+    """Whether tournament ``tid`` has a top (its tab bar shows «ТОП»), read once per request
+    for the pages whose route does not say (issue 12 QA: the tabs changed from page to page)."""
+    known: dict[int, bool] | None = getattr(request.state, "has_top", None)
+    if known is None:
+        known = request.state.has_top = {}
+    if tid not in known:
+        try:
+            known[tid] = bool(find_tournament(get_state(request).db, tid).settings.top_size)
+        except NotFoundError:
+            known[tid] = False
+    return known[tid]
+
+
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
     """Render a template in the visitor's language."""
     state = get_state(request)
@@ -271,6 +286,8 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
     ctx.update(context)
     if ctx.get("tid") and "staff" not in ctx:
         ctx["staff"] = staff_of(request, int(ctx["tid"]))  # the tabs show staff their pages
+    if ctx.get("tid") and "has_top" not in ctx and not ctx["htmx"]:
+        ctx["has_top"] = has_top(request, int(ctx["tid"]))  # the same tabs on every page
     html = state.templates.render(visitor.locale, template, ctx)
     response = HTMLResponse(html, status_code=status)
     set_csrf_cookie(response, visitor, state.settings, request)

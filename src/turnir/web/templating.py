@@ -6,9 +6,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping
 from datetime import tzinfo
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from babel.numbers import get_decimal_symbol
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from turnir.domain.ratings import exact_text
@@ -63,6 +65,23 @@ def _names(gettext: Callable[[str], str]) -> dict[str, dict[str, str]]:
             "role_names": tr(ROLE_NAMES)}
 
 
+def exact_in(locale: str) -> Callable[[Fraction], str]:
+    """The filter ``exact``: an exact value (a K of 5/2) in the page's locale, "2,5" on a
+    Russian page and "2.5" on an English one (issue 12 QA: "K = 2.5" beside "137,53")."""
+    symbol = get_decimal_symbol(locale)
+
+    def exact(value: Fraction) -> str:
+        return exact_text(value).replace(".", symbol)
+
+    return exact
+
+
+def sentence(text: str) -> str:
+    """A message shown on a page as a sentence: its first letter a capital («Для тура 1
+    нужны…»; the catalogue's texts start in lower case, as the API keeps them)."""
+    return text[:1].upper() + text[1:] if text[:1].islower() else text
+
+
 def _tiebreak_helpers(locale: str) -> dict[str, Any]:
     ru = locale == "ru"
 
@@ -104,7 +123,8 @@ class Templates:
             env.filters["tm"] = formats.time
             env.filters["rating"] = formats.rating
             env.filters["signed"] = formats.signed
-            env.filters["exact"] = exact_text
+            env.filters["exact"] = exact_in(locale)
+            env.filters["sentence"] = sentence
             env.filters["brief"] = brief  # an audit entry's before or after, short
             env.globals.update(globals_)
             env.globals.update(_tiebreak_helpers(locale))
