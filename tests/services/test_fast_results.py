@@ -4,13 +4,20 @@ accepted or decided by a judge), the round's one-tap results, the next open tabl
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import event as sqlalchemy_event
 
 from tests.services.builders import JUDGE, ORGANIZER, event, play_round
 from tests.services.test_reports import players
 from turnir.domain.model import Pairing
 from turnir.domain.results import MatchResult, parse_result
-from turnir.services.fast_results import next_open_table, round_choices, table_notes
+from turnir.errors import ConflictError
+from turnir.services.fast_results import (
+    next_open_table,
+    record_on_grid,
+    round_choices,
+    table_notes,
+)
 from turnir.services.reports import report_result
 from turnir.services.results import record_result
 from turnir.services.rounds import current_round, start_round
@@ -124,3 +131,37 @@ def test_each_reporters_comment_for_the_round_in_one_read(db: Database) -> None:
     say(at_one.a, one.table, "2-0", round_no=2)
     notes = table_notes(db, tid, current_round(db, tid).round)
     assert (notes[one.table].a_comment, notes[one.table].b_comment) == ("", "")
+
+
+def test_player_bs_report_reads_from_bs_side_next_to_bs_name(db: Database) -> None:
+    """QA: B's 0-2 loss is 2-0 from A's side (the result column), and 0-2 next to B's name."""
+    tid = event(db, 4)
+    rnd = start_round(db, tid, actor=ORGANIZER).round
+    accounts = players(db, tid)
+    one, two = (p for p in rnd.pairings if p.b is not None)
+    assert one.b is not None and two.b is not None
+    report_result(db, tid, 1, one.table, MatchResult.played(0, 2), account=accounts[one.b])
+    report_result(db, tid, 1, two.table, MatchResult.played(2, 1), account=accounts[two.b])
+    record_result(db, tid, 1, two.table, parse_result("1-1"), actor=JUDGE)
+    notes = table_notes(db, tid, current_round(db, tid).round)
+    assert (notes[one.table].b, notes[one.table].b_own) == ("2-0", "0-2")
+    assert (notes[two.table].b, notes[two.table].b_own, notes[two.table].state) == (
+        "1-2", "2-1", "decided")
+
+
+def test_a_judge_refused_on_a_recorded_table_is_told_to_correct_it(db: Database) -> None:
+    """QA h11 M3: the judge on the grid is the one who may correct: the refusal names the
+    grid's "Correct the result", not "a judge's correction"; a correction still goes."""
+    tid = event(db, 4)
+    table = next(p.table for p in start_round(db, tid, actor=ORGANIZER).round.pairings
+                 if p.b is not None)
+    record_on_grid(db, tid, 1, table, "2-0", actor=JUDGE, correction=False,
+                   expected_version=None, account_id=None)
+    with pytest.raises(ConflictError) as refused:
+        record_on_grid(db, tid, 1, table, "21", actor=JUDGE, correction=False,
+                       expected_version=None, account_id=None)
+    assert "Correct the result" in refused.value.message
+    assert "judge" not in refused.value.message
+    record_on_grid(db, tid, 1, table, "21", actor=JUDGE, correction=True,
+                   expected_version=None, account_id=None)
+    assert current_round(db, tid).round.pairing_at(table).result == parse_result("2-1")

@@ -378,3 +378,92 @@ def test_on_a_phone_a_long_comment_shows_two_lines_until_tapped(live_server: Liv
     assert said.get_attribute("title") == words
     _fits(page, PHONE)
     page.context.close()
+
+
+def test_each_players_report_reads_from_their_side_next_to_their_name(
+        web_db: Database, clients: Clients) -> None:
+    """QA: player B reported their own 0-2 loss; the grid once put A's-side "2-0" beside B's
+    name (as if B claimed a win). Next to each name the report reads from that player's side;
+    the accept button keeps the grid's order (A first), as the result column."""
+    tid, tables = _judged(web_db, 8)
+    rnd = current_round(web_db, tid).round
+    one, two, three = (rnd.pairing_at(t) for t in tables[:3])
+    assert one.b is not None and two.b is not None and three.b is not None
+    report_result(web_db, tid, 1, one.table, MatchResult.played(0, 2),
+                  account=_player(web_db, tid, one.b))
+    report_result(web_db, tid, 1, two.table, MatchResult.played(2, 0),
+                  account=_player(web_db, tid, two.a))
+    report_result(web_db, tid, 1, two.table, MatchResult.played(2, 1),
+                  account=_player(web_db, tid, two.b))
+    report_result(web_db, tid, 1, three.table, MatchResult.played(0, 2),
+                  account=_player(web_db, tid, three.b))
+    judge = clients.as_("judge")
+    answer = _post(judge, tid, {"round": "1", "table": str(three.table), "score": "1-1"},
+                   htmx=True)  # a judge decides otherwise
+    assert answer.status_code == 200
+    html = judge.get(f"/t/{tid}/results", headers=EN).text
+    names = {p.number: p.name for p in list_players(web_db, tid)}
+
+    def note(table: int) -> str:
+        found = re.search(rf'<tr id="table-{table}".*?<div class="reports[^>]*>(.*?)</div>',
+                          html, re.S)
+        assert found is not None
+        return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split())
+
+    assert f"{names[one.b]} reported 0-2; {names[one.a]} has not confirmed yet." in note(
+        one.table)
+    assert re.findall(r'value="([^"]+)" class="accept" data-side="B"',
+                      html.split(f'id="table-{one.table}"')[1].split("</tr>")[0]) == ["2-0"]
+    assert f"Dispute: {names[two.a]} 2-0, {names[two.b]} 2-1" in note(two.table)
+    assert f"Decided by a judge; reported: {names[three.b]} 0-2" in note(three.table)
+    assert "(each player's own wins first)" in note(three.table)
+
+
+def test_a_recorded_result_moves_the_table_field_and_a_judge_is_told_to_correct(
+        web_db: Database, clients: Clients) -> None:
+    """QA h11 M3: a one-tap result (HTMX) sends the keyboard entry's table field, pointing at
+    the next open table, with the grid; a typed result for a table that has one tells the
+    judge to use "Correct the result" (not "only a judge may correct it")."""
+    tid, tables = _judged(web_db, 8)
+    judge = clients.as_("judge")
+    answer = _post(judge, tid, {"round": "1", "table": str(tables[0]), "score": "2-0"},
+                   htmx=True)
+    assert answer.status_code == 200
+    field = re.search(r'<input id="entry-table"[^>]*>', answer.text)
+    assert field is not None and 'hx-swap-oob="true"' in field.group(0)
+    assert f'value="{tables[1]}"' in field.group(0)
+    poll = judge.get(f"/t/{tid}/results", headers={**EN, "hx-request": "true"})
+    assert 'id="entry-table"' not in poll.text  # a poll leaves what is typed alone
+    refused = _post(judge, tid, {"round": "1", "table": str(tables[0]), "score": "21"},
+                    htmx=True)
+    assert refused.status_code == 409
+    assert "Correct the result" in refused.text and "judge" not in refused.text
+    assert _results(web_db, tid)[tables[0]] == "2-0"
+
+
+def test_on_a_phone_a_tap_then_the_keyboard_goes_to_the_next_table(
+        live_server: LiveServer, browser: Any) -> None:
+    """QA h11 M3 in the browser: after a one-tap result the keyboard's table field points at
+    the next open table, so the next typed result goes there (not to the table just tapped,
+    refused); a refusal is cleared by the next success."""
+    tid, tables, page = _grid(live_server, browser, 8, PHONE)
+    table, score = page.locator("#entry-table"), page.locator("#entry-score")
+    expect(table).to_have_value(str(tables[0]))
+    page.locator(f"#table-{tables[0]} form.taps button.tap", has_text="2-1").click()
+    expect(page.locator(f"#table-{tables[0]} td.res")).to_have_text("2-1")
+    expect(table).to_have_value(str(tables[1]))
+    score.fill("02")
+    score.press("Enter")
+    expect(page.locator(f"#table-{tables[1]} td.res")).to_have_text("0-2")
+    expect(table).to_have_value(str(tables[2]))
+    table.fill(str(tables[0]))  # by hand: a table that has its result
+    score.fill("20")
+    score.press("Enter")
+    expect(page.locator("#messages")).to_contain_text("Исправить результат")
+    assert _results(live_server.db, tid)[tables[0]] == "2-1"
+    page.locator(f"#table-{tables[2]} form.taps button.tap", has_text="2-0").click()
+    expect(page.locator(f"#table-{tables[2]} td.res")).to_have_text("2-0")
+    expect(page.locator("#messages")).not_to_contain_text("Исправить результат")
+    expect(table).to_have_value(str(tables[3]))
+    _fits(page, PHONE)
+    page.context.close()

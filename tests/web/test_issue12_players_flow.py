@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, event
-from tests.web.conftest import Clients, LiveServer, add_account, csrf_of, log_in
+from tests.web.conftest import PASSWORD, Clients, LiveServer, add_account, csrf_of, log_in
 from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
 from tests.web.test_browser import DESKTOP, PHONE, ROOT, login, new_page
 from turnir.domain.results import parse_result
@@ -230,3 +230,48 @@ def test_a_poll_of_the_card_gets_nothing_until_the_opponent_reports(
     assert changed.status_code == 200 and 'data-state="confirm"' in changed.text
     assert "<html" not in changed.text  # the card alone
     assert pb.get(f"/t/{tid}/me?seen=confirm..1-2", headers=poll).status_code == 204
+
+
+def test_the_match_card_says_which_side_is_the_players(web_db: Database,
+                                                        clients: Clients) -> None:
+    """QA h11 M8: on a shared or borrowed phone the card says "You: …" and "Opponent: …"."""
+    tid = event(web_db, 6)
+    line = next(p for p in start_round(web_db, tid, actor=ORGANIZER).round.pairings
+                if p.b is not None)
+    assert line.b is not None
+    names = {p.number: p.name for p in list_players(web_db, tid)}
+    made = pages.make_player_login(web_db, tid, line.b, actor=ORGANIZER,
+                                   hasher=make_hasher(fast=True))
+    card = log_in(clients.new(), made.login, made.password).get(f"/t/{tid}/me", headers=RU)
+    text = " ".join(re.sub(r"<[^>]+>", " ", card.text).split())
+    assert f"Вы: {names[line.b]} · Соперник: {names[line.a]}" in text
+
+
+def test_after_login_staff_land_on_the_tournament_they_work_at(web_db: Database,
+                                                                clients: Clients) -> None:
+    """QA h11 L1: a judge lands on the results grid of the newest running tournament of
+    their staff, an organizer on its Manage page; staff of none, the home page; a ``next``
+    still wins."""
+    older, newer, done = (event(web_db, 6, name=n) for n in ("Старый", "Новый", "Черновик"))
+    for tid in (older, newer):
+        start_round(web_db, tid, actor=ORGANIZER)
+    add_account(web_db, "floor", AccountRole.FLOOR_JUDGE)
+    add_account(web_db, "org", AccountRole.ORGANIZER)
+    add_account(web_db, "idle", AccountRole.HEAD_JUDGE)
+    for tid in (older, newer):
+        add_judge(web_db, tid, role=JudgeRole.FLOOR_JUDGE, login="floor", actor=ORGANIZER)
+    add_judge(web_db, older, role=JudgeRole.ORGANIZER, login="org", actor=ORGANIZER)
+    add_judge(web_db, done, role=JudgeRole.HEAD_JUDGE, login="idle", actor=ORGANIZER)
+
+    def landing(login: str, next_page: str = "/") -> str:
+        client = clients.new()
+        answer = client.post("/login", data={"login": login, "password": PASSWORD,
+                                             "csrf_token": csrf_of(client), "next": next_page},
+                             follow_redirects=False)
+        assert answer.status_code == 303, answer.text
+        return str(answer.headers["location"])
+
+    assert landing("floor") == f"/t/{newer}/results"
+    assert landing("org") == f"/t/{older}/manage"
+    assert landing("idle") == "/"  # its tournament is not running
+    assert landing("floor", f"/t/{older}/standings") == f"/t/{older}/standings"

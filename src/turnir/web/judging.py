@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from turnir.domain.model import Stage
 from turnir.errors import UserError
 from turnir.i18n import error_text
-from turnir.services import pages
+from turnir.services import fast_results, pages
 from turnir.services.reports import ReportStatus
 from turnir.web import views
 from turnir.web.deps import (
@@ -93,9 +93,9 @@ def record(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentP
     accepted), decide a dispute, or override one (a logged correction, S-6). Without JS: back
     to the grid (303), or the grid with the message and the entry as typed."""
     try:
-        pages.record_score(state.db, tid, round, table, score, actor=staff.actor,
-                           correction=correct, expected_version=version,
-                           account_id=staff.account_id)
+        fast_results.record_on_grid(state.db, tid, round, table, score, actor=staff.actor,
+                                    correction=correct, expected_version=version,
+                                    account_id=staff.account_id)
     except UserError as error:
         if is_htmx(request):
             raise  # the message above the grid; the form keeps what was typed
@@ -108,7 +108,8 @@ def record(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentP
                                 status_code=303)
     ctx = grid_context(pages.results_grid(state.db, tid, round), missing=missing, after=table)
     # recorded: an earlier error above the grid goes (issue 12 item 7)
-    return render(request, "_grid.html", clear_messages=True, **ctx)
+    # and the keyboard entry's table field moves on to the next open table (QA h11 M3)
+    return render(request, "_grid.html", clear_messages=True, advance=True, **ctx)
 
 
 @router.post("/t/{tid}/report")
