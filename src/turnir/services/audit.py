@@ -422,14 +422,15 @@ class LogQuery:
     round: int | None = None
     family: LogFamily | None = None
     actor: str | None = None
-    """The actor as stored (``actor_parts`` gives the name shown)."""
+    """The actor's name (``actor_parts``: a result "confirmed by both players" is its
+    reporter's, so each person is one choice of the filter)."""
     page: int = 1
     size: int = 100
 
     def wants(self, entry: AuditEntry) -> bool:
         return ((self.round is None or entry_round(entry) == self.round)
                 and (self.family is None or family_of(entry.action) is self.family)
-                and (self.actor is None or entry.actor == self.actor))
+                and (self.actor is None or actor_parts(entry.actor)[0] == self.actor))
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,7 +445,8 @@ class LogPage:
     page: int = 1
     pages: int = 1
     actors: tuple[str, ...] = ()
-    """Everyone the log names, as stored, alphabetically."""
+    """Everyone the log names, once each (without "confirmed by both players"),
+    alphabetically."""
     rounds: tuple[int, ...] = ()
     """The rounds the entries are about."""
     players: Mapping[int, str] = field(default_factory=dict)
@@ -471,7 +473,8 @@ def log_page(db: Database, tournament_id: int, *, limit: int = 100,
     shown = found[(page - 1) * wanted.size:page * wanted.size]
     rounds = sorted({r for r in map(entry_round, every) if r is not None})
     return LogPage(tuple(shown), report, total=len(found), page=page, pages=pages,
-                   actors=tuple(sorted({e.actor for e in every}, key=str.casefold)),
+                   actors=tuple(sorted({actor_parts(e.actor)[0] for e in every},
+                                      key=str.casefold)),
                    rounds=tuple(rounds), players=players, staff=staff)
 
 

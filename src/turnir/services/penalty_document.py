@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from turnir.domain.model import RulesLevel
 from turnir.domain.model import StaffRole as JudgeRole
-from turnir.domain.penalties import Penalty, Text, disqualification_effects
+from turnir.domain.penalties import GivenAt, Moment, Penalty, Text, disqualification_effects
 from turnir.domain.penalties.ladder import level_name
 from turnir.domain.standings import PenaltyCounts
 from turnir.services.common import Database, reading
@@ -257,11 +257,20 @@ def _given(document: PenaltyDocument, lang: Language) -> DocumentSection:
         judge = p.judge or _w("automatic", lang)
         if p.confirmed_by and p.confirmed_by != p.judge:
             judge += f" ({p.confirmed_by})"
-        rows.append((str(p.seq), f"#{p.player} {p.player_name}", _t(p.given_at.text, lang),
+        rows.append((str(p.seq), f"#{p.player} {p.player_name}", _t(_moment(p.given_at), lang),
                      _t(p.reason_name, lang), _t(p.penalty.name_text, lang),
                      _t(p.guide_penalty.name_text, lang), judge, _t(p.explanation, lang),
                      status))
     return _table("given", lang, rows)
+
+
+def _moment(at: GivenAt) -> Text:
+    """When the penalty was given, as the judge said it: the web's three taps give no game,
+    and the service then stores game 1 of the current match (``default_moment``); so game 1
+    during a game reads "round 3, during the match", a later game is named."""
+    if at.moment is Moment.DURING_GAME and at.game == 1:
+        return Text(f"тур {at.round}, во время матча", f"round {at.round}, during the match")
+    return at.text
 
 
 def _disqualifications(document: PenaltyDocument, lang: Language) -> list[str]:

@@ -6,11 +6,12 @@ reads what the pages show and turns the form's plain values into their arguments
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from turnir.domain.games import GameRecord, Side
-from turnir.domain.penalties import Infraction, Penalty, Text
+from turnir.domain.penalties import ClaimKind, Infraction, Penalty, RulingKind, Text
 from turnir.domain.text import NAME_LEN, clean_name, clean_text
+from turnir.domain.tournament import Tournament
 from turnir.errors import UserError
 from turnir.services.common import Database, reading
 from turnir.services.game_rulings import GameRulingView, list_rulings
@@ -34,6 +35,9 @@ class RulingsPage:
     """Every technical result and claim of the tournament, oldest first."""
     margin: int
     """The crystal difference a technical win needs in this tournament (S-8)."""
+    said: dict[int, Text] = field(default_factory=dict)
+    """Each ruling (by id) in words with the players' names (the stored explanation says
+    "player A"/"player B")."""
 
 
 def rulings_page(db: Database, tournament_id: int, round_number: int | None) -> RulingsPage:
@@ -41,7 +45,51 @@ def rulings_page(db: Database, tournament_id: int, round_number: int | None) -> 
     with reading(db) as tx:
         row = tournament_row(tx, tournament_id)
         margin = judging_settings_of(tx, tournament_id, row["rules_level"]).technical_margin
-    return RulingsPage(page, list_rulings(db, tournament_id), margin)
+    rulings = list_rulings(db, tournament_id)
+    return RulingsPage(page, rulings, margin,
+                       {r.id: ruling_words(page.tournament, r) for r in rulings})
+
+
+def _sides(t: Tournament, ruling: GameRulingView) -> dict[Side, str] | None:
+    """The names of the ruled table's players, A and B (``None``: the table is not found)."""
+    rnd = next((r for r in t.rounds if r.number == ruling.round), None)
+    if rnd is None:
+        return None
+    names = {p.id: p.name for p in t.players}
+    for p in rnd.pairings:
+        if p.table == ruling.table and p.b is not None:
+            return {Side.A: names.get(p.a, "?"), Side.B: names.get(p.b, "?")}
+    return None
+
+
+def ruling_words(t: Tournament, ruling: GameRulingView) -> Text:
+    """A ruling said with the players' names: "техническая победа: Иван Петров (9 кристаллов
+    против 6, порог 1)", "Иван Петров требует: чистая победа; удовлетворено" (S-8, S-9)."""
+    sides = _sides(t, ruling)
+    if sides is None:
+        return ruling.explanation
+    if ruling.kind is RulingKind.TECHNICAL and ruling.crystals is not None:
+        first, second = ruling.crystals
+        if ruling.winner is not None:
+            mine, theirs = (first, second) if ruling.winner is Side.A else (second, first)
+            name = sides[ruling.winner]
+            return Text(f"техническая победа: {name} ({mine} кристаллов против {theirs}, "
+                        f"порог {ruling.margin})",
+                        f"technical win: {name} ({mine} crystals against {theirs}, "
+                        f"margin {ruling.margin})")
+        return Text(f"техническая ничья: {sides[Side.A]} {first}, {sides[Side.B]} {second} "
+                    f"кристаллов (порог {ruling.margin})",
+                    f"technical draw: {sides[Side.A]} {first}, {sides[Side.B]} {second} "
+                    f"crystals (margin {ruling.margin})")
+    if ruling.kind is RulingKind.CLAIM and ruling.claimant is not None:
+        clean = ruling.claim is ClaimKind.CLEAN_VICTORY
+        what = Text("чистая победа", "a clean victory") if clean else Text("ничья", "a draw")
+        verdict = (Text("удовлетворено", "granted") if ruling.granted
+                   else Text("отклонено", "refused"))
+        name = sides[ruling.claimant]
+        return Text(f"{name} требует: {what.ru}; {verdict.ru}",
+                    f"{name} claims {what.en}: {verdict.en}")
+    return ruling.explanation
 
 
 def games_before(wins_a: int, wins_b: int, draws: int) -> list[GameRecord]:

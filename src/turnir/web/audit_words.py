@@ -16,7 +16,9 @@ from typing import Any
 
 from turnir.domain.penalties import Penalty, Text
 from turnir.services.audit import AuditEntry, LogFamily, actor_parts, entry_round, family_of
+from turnir.services.demo import ACTOR as DEMO_ACTOR
 from turnir.services.online import ROBOT_ACTOR
+from turnir.services.player_match import SELF_DROP_REASON
 from turnir.web.templating import N_, ROLE_NAMES
 
 ACTIONS = {
@@ -30,7 +32,7 @@ ACTIONS = {
     "player.check_in": N_("Check-in"),
     "player.drop": N_("Player dropped"),
     "player.reinstate": N_("Player reinstated"),
-    "player.late_entry": N_("Late entry"),
+    "player.late_entry": N_("Late entry added"),
     "round.pair": N_("Round paired"),
     "round.undo": N_("Round pairing undone"),
     "round.swap": N_("Pairings changed by hand"),
@@ -80,8 +82,14 @@ OTHER_CHANGES = {
 }
 """An action not in ``ACTIONS`` (a new one), by its family."""
 
-KNOWN_REASONS = {"did not check in": N_("did not check in")}
-"""Reasons the services store in English (``services.players``), translated when shown."""
+KNOWN_REASONS = {"did not check in": N_("did not check in"),
+                 SELF_DROP_REASON: N_("of their own accord, on their page")}
+"""Reasons the services store in English (``services.players``, ``services.player_match``),
+translated when shown: old entries keep the stored English, the page never shows it."""
+
+SELF_DROP = N_("Player left the tournament")
+"""A ``player.drop`` the player made from their own page (``SELF_DROP_REASON``): they left,
+nobody dropped them."""
 
 FIELDS = {"table": N_("the table"), "a": N_("the first player"), "b": N_("the second player"),
           "kind": N_("the kind of pairing"), "wins_a": N_("the first player's game wins"),
@@ -118,8 +126,10 @@ class Words:
 
     def __call__(self, entry: AuditEntry) -> Said:
         known = ACTIONS.get(entry.action)
-        action = self.gettext(known or OTHER_CHANGES[family_of(entry.action)])
         before, after = entry.before or {}, entry.after or {}
+        if entry.action == "player.drop" and after.get("reason") == SELF_DROP_REASON:
+            known = SELF_DROP
+        action = self.gettext(known or OTHER_CHANGES[family_of(entry.action)])
         describe = _DESCRIBE.get(entry.action) or _DESCRIBE.get(entry.action.split(".")[0])
         what = describe(self, entry, before, after) if describe else self.where(entry)
         return Said(action, what, self.who(entry.actor))
@@ -131,6 +141,8 @@ class Words:
     def who(self, actor: str) -> str:
         if actor == ROBOT_ACTOR:
             return self.gettext(N_("the online judge robot"))
+        if actor == DEMO_ACTOR:  # the demo's own sample entries: not a person
+            return self.gettext(N_("the demo's sample data"))
         name, both = actor_parts(actor)
         return self.t(N_("%(name)s (confirmed by both players)"), name=name) if both else name
 

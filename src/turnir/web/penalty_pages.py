@@ -23,6 +23,7 @@ from turnir.services.penalty_document import (
     penalty_document,
     render_penalty_document,
 )
+from turnir.services.penalty_pick import pick_players
 from turnir.services.players import list_players
 from turnir.web.deps import (
     HeadDep,
@@ -64,12 +65,17 @@ def give_page(request: Request, state: StateDep, visitor: VisitorDep, staff: Jud
               info: TournamentDep,
               player: Annotated[int | None, Query(ge=1, le=100_000)] = None,
               reason: Annotated[str | None, Query(max_length=48)] = None,
-              penalty: Annotated[Penalty | None, Query()] = None) -> HTMLResponse:
-    """The three taps: the player, the reason, then the preview to confirm."""
+              penalty: Annotated[Penalty | None, Query()] = None,
+              q: Annotated[str, Query(max_length=200)] = "",
+              table: Annotated[str, Query(max_length=5, pattern=r"^\d{0,5}$")] = ""
+              ) -> HTMLResponse:
+    """The three taps: the player (found by name, number or current table), the reason,
+    then the preview to confirm."""
     tid, ctx = info.id, _common(visitor, info)
     if player is None:
-        players = [p for p in list_players(state.db, tid) if p.dropped_after is None]
-        return render(request, "penalty_give.html", step=1, players=players, **ctx)
+        found = pick_players(state.db, tid, query=q, table=int(table) if table else None)
+        return render(request, "penalty_give.html", step=1, pick=found, q=q, table=table,
+                      **ctx)
     if reason is None:
         catalogue = get_catalogue(state.db, tid)
         name = next((p.name for p in list_players(state.db, tid) if p.number == player), "")
@@ -95,19 +101,22 @@ def give(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentPat
          key: Annotated[str, Form(max_length=200)] = "", *, once: FormOnceDep) -> Response:
     """Give the penalty the judge confirmed (a double tap gives one: the idempotency key;
     the form sent again is answered as the first time, ``turnir.web.form_once``)."""
-    service_give_penalty(state.db, tid, player=player, reason=reason, actor=staff.actor,
-                         penalty=penalty, confirmed_by=confirmed_by.strip() or None,
-                         note=note, idempotency_key=key or None, account_id=staff.account_id)
-    return once.done(request, f"/t/{tid}/penalties")
+    given = service_give_penalty(
+        state.db, tid, player=player, reason=reason, actor=staff.actor, penalty=penalty,
+        confirmed_by=confirmed_by.strip() or None, note=note, idempotency_key=key or None,
+        account_id=staff.account_id)
+    return once.done(request, f"/t/{tid}/penalties?given={given.penalty.seq}")
 
 
 @router.get("/t/{tid}/penalties", response_class=HTMLResponse)
 def penalties(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
-              info: TournamentDep) -> HTMLResponse:
+              info: TournamentDep,
+              given: Annotated[int | None, Query(ge=1, le=1_000_000)] = None) -> HTMLResponse:
     """Every penalty of the tournament, with the appeals and (for the head judge) the form
-    to decide one."""
-    return render(request, "penalties.html",
-                  penalties=list(reversed(list_penalties(state.db, info.id))),
+    to decide one; ``given``: the penalty just given, confirmed at the top."""
+    every = list(reversed(list_penalties(state.db, info.id)))
+    return render(request, "penalties.html", penalties=every,
+                  just_given=next((p for p in every if p.seq == given), None),
                   appeals=penalty_document(state.db, info.id).appeals,
                   outcomes=list(AppealOutcome), choices=CHOICES, may_decide=staff.is_head,
                   **_common(visitor, info))

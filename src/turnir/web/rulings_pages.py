@@ -12,7 +12,7 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Form, Path, Request
+from fastapi import APIRouter, Depends, Form, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from turnir.domain.model import RulesLevel
@@ -98,8 +98,10 @@ def _claimant(text: str) -> tuple[int, int]:
 
 @router.get("/t/{tid}/rulings", response_class=HTMLResponse)
 def rulings(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
-            info: TournamentDep, round: RoundQuery = None) -> HTMLResponse:
-    """The rulings so far, and the forms: a technical result (the head judge), a claim."""
+            info: TournamentDep, round: RoundQuery = None,
+            recorded: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None) -> HTMLResponse:
+    """The rulings so far, and the forms: a technical result (the head judge), a claim;
+    ``recorded``: the ruling just recorded, confirmed at the top."""
     found = rulings_page(state.db, info.id, round)
     page = found.page
     lines = [] if page.round is None else [
@@ -108,6 +110,8 @@ def rulings(request: Request, state: StateDep, visitor: VisitorDep, staff: Judge
     return render(request, "rulings.html", tid=info.id, info=info, title=info.name,
                   tab="penalties", rnd=page.round, lines=lines, rulings=found.rulings,
                   margin=found.margin, text=text, claim_kinds=list(ClaimKind),
+                  said=found.said,
+                  just_recorded=next((r for r in found.rulings if r.id == recorded), None),
                   is_head=staff.is_head, max_crystals=MAX_CRYSTALS,
                   max_before=MAX_GAMES_BEFORE)
 
@@ -119,12 +123,13 @@ def technical(request: Request, state: StateDep, staff: HeadDep, tid: Tournament
               wins_b: Count = "", draws: Count = "",
               correct: Annotated[bool, Form()] = False, note: Note = "") -> Response:
     """The head judge's technical result (S-8): the match result is recorded with it."""
-    record_technical_result(
+    outcome = record_technical_result(
         state.db, tid, round, table, crystals_a=_crystals(a_silver, a_gold, "a"),
         crystals_b=_crystals(b_silver, b_gold, "b"), actor=staff.actor,
         games_before=_games_before(wins_a, wins_b, draws), correction=correct, note=note,
         account_id=staff.account_id)
-    return done(request, f"/t/{tid}/rulings?round={round}#ruling-list")
+    return done(request, f"/t/{tid}/rulings?round={round}&recorded={outcome.ruling.id}"
+                         "#ruling-list")
 
 
 @router.post("/t/{tid}/rulings/claim")
@@ -136,11 +141,12 @@ def claim(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentPa
     """A judge's decision on a claim after time-out (S-9); ``claimant`` is ``table:number``
     (the claimant's table and number); granted, the match result is recorded."""
     table, number = _claimant(claimant)
-    decide_time_out_claim(
+    outcome = decide_time_out_claim(
         state.db, tid, round, table, claimant=number, kind=kind, granted=granted,
         actor=staff.actor, games_before=_games_before(wins_a, wins_b, draws),
         correction=correct, note=note, account_id=staff.account_id)
-    return done(request, f"/t/{tid}/rulings?round={round}#ruling-list")
+    return done(request, f"/t/{tid}/rulings?round={round}&recorded={outcome.ruling.id}"
+                         "#ruling-list")
 
 
 @router.get("/t/{tid}/catalogue", response_class=HTMLResponse)
