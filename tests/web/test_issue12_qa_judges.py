@@ -173,6 +173,9 @@ def test_rulings_name_the_players_and_a_recorded_ruling_is_confirmed(
     assert f"{names[line.b]} требует: чистая победа; отклонено" in page
     plain = head.get(f"/t/{tid}/rulings").text
     assert 'id="ruling-recorded"' not in plain
+    report = _text(head.get(f"/t/{tid}/penalties/report").text)  # the report names them too
+    assert f"{names[line.b]} требует: чистая победа; отклонено" in report
+    assert "игрок A" not in report and "игрок B" not in report
 
 
 def test_the_log_and_the_penalties_page_fit_a_phone_as_stacked_entries_and_44px_rows(

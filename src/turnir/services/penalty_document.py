@@ -13,7 +13,7 @@ English.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from turnir.domain.model import RulesLevel
@@ -25,8 +25,9 @@ from turnir.services.common import Database, reading
 from turnir.services.game_rulings import GameRulingView, rulings_in
 from turnir.services.penalties import PenaltyView, views_in
 from turnir.services.penalty_appeals import AppealView, appeal_views
+from turnir.services.rulings_page import ruling_words
 from turnir.services.suspensions import SuspensionView, suspensions_in
-from turnir.storage.mappers import load_penalties, tournament_row
+from turnir.storage.mappers import load_penalties, load_tournament, tournament_row
 from turnir.storage.penalties_repo import entry_lines, staff_names
 from turnir.storage.penalty_rows import judging_settings_of
 
@@ -67,6 +68,8 @@ class PenaltyDocument:
     rulings: tuple[GameRulingView, ...]
     counts: dict[int, PenaltyCounts]
     """Every penalised player's T-6 counts (imported and recorded)."""
+    ruling_words: dict[int, Text] = field(default_factory=dict)
+    """Each ruling (by id) with the players' names (``rulings_page.ruling_words``)."""
 
     @property
     def without_prizes(self) -> frozenset[int]:
@@ -109,6 +112,7 @@ def penalty_document(db: Database, tournament_id: int) -> PenaltyDocument:
         suspended = suspensions_in(conn, tournament_id)
         rulings = rulings_in(conn, tournament_id)
         counts = load_penalties(conn, tournament_id)
+        t = load_tournament(conn, tournament_id)
     disqualified = []
     for view in given:
         effects = disqualification_effects(view.penalty) if view.active else None
@@ -128,6 +132,7 @@ def penalty_document(db: Database, tournament_id: int) -> PenaltyDocument:
         penalties=tuple(given), appeals=tuple(report_appeals),
         disqualifications=tuple(disqualified), suspensions=tuple(suspended),
         rulings=tuple(rulings), counts={k: v for k, v in counts.items() if v != PenaltyCounts()},
+        ruling_words={r.id: ruling_words(t, r) for r in rulings},
     )
 
 
@@ -308,7 +313,8 @@ def _suspensions(document: PenaltyDocument, lang: Language) -> list[str]:
 
 def _rulings(document: PenaltyDocument, lang: Language) -> list[str]:
     return [f"{_w('round', lang)} {r.round}, {_w('table', lang)} {r.table}, "
-            f"{_w('game', lang)} {r.game}: {_t(r.explanation, lang)} ({r.judge})"
+            f"{_w('game', lang)} {r.game}: "
+            f"{_t(document.ruling_words.get(r.id, r.explanation), lang)} ({r.judge})"
             for r in document.rulings]
 
 
