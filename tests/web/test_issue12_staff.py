@@ -156,7 +156,7 @@ def test_the_organizer_creates_an_account_on_the_staff_page(
     tid = _staffed(web_db)
     org = clients.as_("org")
     page = org.get(f"/t/{tid}/staff").text
-    assert '<option value="player" selected>' in page  # a new account is a player's
+    assert '<option value="" selected>' in page  # as on the staff: a player's when not on it
     made = _post(org, f"/t/{tid}/staff/account", {
         "name": "Анна Судейская", "login": "anna", "password": PASSWORD,
         "role": "floor_judge", "staff_role": "floor_judge"})

@@ -154,7 +154,7 @@ def test_the_clock_pauses_resumes_and_gets_time_on_a_players_page_on_a_phone(
     expect(org.locator("#enter-results")).to_be_visible()
     assert len(current_round(db, tid).round.pairings) == 4
     org.click("details.more summary")
-    org.fill("form[action$='/timer'] input[name=minutes]", "30")
+    org.fill("details.more form[action$='/timer'] input[name=minutes]", "30")
     org.click("#start-timer")
     expect(org.locator(".timer .clock")).to_have_text(re.compile(r"^(30:00|29:\d\d)$"))
     fits(org)

@@ -181,10 +181,16 @@ class Tournament:
         """Every player's lot number from the recorded seed (T-7)."""
         return lot_numbers(self.seed, (p.id for p in self.players))
 
+    @staticmethod
+    def took_part(player: Player) -> bool:
+        """False for a no-show: dropped before round 1 was paired (did not check in), so never
+        paired; such a player is not ranked in the standings or the final places (P-6, P-7)."""
+        return player.dropped_after != 0
+
     def standings(self) -> Standings:
-        """Swiss standings with every tiebreak (T-1..T-9)."""
+        """Swiss standings with every tiebreak (T-1..T-9), of the players who took part."""
         return compute_standings(
-            (p.id for p in self.players),
+            (p.id for p in self.players if self.took_part(p)),
             self.swiss_rounds,
             self.settings.points,
             lot=self.lot(),

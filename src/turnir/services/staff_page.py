@@ -173,13 +173,16 @@ def _person_of(db: Database, tournament_id: int, role: AccountRole,
 
 def create_account_here(
     db: Database, tournament_id: int, *, login: str, name: str, password: str,
-    role: AccountRole = AccountRole.PLAYER, player: int | None = None,
+    role: AccountRole | None = AccountRole.PLAYER, player: int | None = None,
     staff_role: StaffRole | None = None, actor: str, account_id: int,
     hasher: PasswordHasher | None = None,
 ) -> tuple[AccountInfo, JudgeInfo | None]:
     """A new account made from the staff page, and its staff row when ``staff_role`` is given
-    (one transaction: both or neither). ``account_id``: who makes it, an organizer of the site
-    and of this tournament."""
+    (one transaction: both or neither). ``role`` None: the site role that goes with
+    ``staff_role`` (a player's account when not on the staff). ``account_id``: who makes it,
+    an organizer of the site and of this tournament."""
+    if role is None:
+        role = AccountRole.PLAYER if staff_role is None else AccountRole(staff_role.value)
     person = _person_of(db, tournament_id, AccountRole(role), player, staff_role)
     new = new_account(login=login, name=name, password=password, role=role,
                       person_id=person, hasher=hasher)

@@ -15,6 +15,7 @@ template of their own here, so they are translated the same way.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -77,6 +78,17 @@ def api_locale(request: Request) -> str:
     return accept_language_locale(request.headers.get("accept-language"))
 
 
+FORM_MESSAGE_BOX = re.compile(r"[a-z][a-z0-9-]{0,40}-msg")
+"""A form's own message box (its ``hx-target``, e.g. the staff page's ``#account-msg``)."""
+
+
+def _message_box(request: Request) -> str:
+    """Where an HTMX form's error goes: the form's own message box when it targets one (the
+    message then stands next to the form, QA h11 item 11), else the page's ``#messages``."""
+    target = request.headers.get("hx-target", "")
+    return f"#{target}" if FORM_MESSAGE_BOX.fullmatch(target) else "#messages"
+
+
 def message_response(request: Request, status: int, error: UserError,
                      headers: dict[str, str] | None = None) -> Response:
     """``error`` answered with ``status``: JSON under ``/api``, the page's message area for
@@ -90,7 +102,7 @@ def message_response(request: Request, status: int, error: UserError,
     if is_htmx(request):
         response = render(request, "_message.html", status=status, message=message,
                           kind="error", code=error.code)
-        response.headers["HX-Retarget"] = "#messages"
+        response.headers["HX-Retarget"] = _message_box(request)
         response.headers["HX-Reswap"] = "innerHTML"
         return response
     if status == 401 and request.method == "GET":

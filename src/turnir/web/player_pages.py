@@ -32,7 +32,7 @@ from turnir.web.deps import (
     render,
     require_csrf,
 )
-from turnir.web.security import PLAYERS, SIGNED_IN
+from turnir.web.security import PLAYERS, SIGNED_IN, Forbidden
 from turnir.web.templating import N_
 
 UNCHANGED = N_("The table already has this result.")
@@ -56,6 +56,8 @@ def me(request: Request, state: StateDep, visitor: VisitorDep) -> Response:
 
 def _card(request: Request, state: StateDep, visitor: VisitorDep, tid: int,
           note: str = "", seen: str = "") -> Response:
+    if visitor.account is not None and visitor.role not in PLAYERS:  # QA h11 item 22
+        raise Forbidden("you are not a participant of this tournament", code="not_a_player")
     card = my_match(state.db, tid, visitor.require(PLAYERS))
     if is_htmx(request) and seen and seen == card.seen:
         return Response(status_code=204)  # a poll: nothing changed

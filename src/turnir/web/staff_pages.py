@@ -30,6 +30,8 @@ from turnir.web.deps import (
     StateDep,
     TournamentPath,
     done,
+    gettext_for,
+    is_htmx,
     render,
     require_csrf,
 )
@@ -58,12 +60,23 @@ ABILITY_NAMES = {
 }
 """The roles table's lines (``ABILITIES`` keys), in the page's words."""
 ROLES = (StaffRole.ORGANIZER, StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE)
+DONE = {"added": N_("Added to the staff."), "removed": N_("Taken off the role."),
+        "account": N_("The account is created.")}
+"""``?done=``: what the last form did, said in that form's card (QA h11 item 11)."""
+Done = Annotated[str, Query(max_length=20)]
+
+
+def _after(request: Request, tid: int, what: str, card: str) -> str:
+    """Where a staff form goes when it worked: with JS the page again with the message in the
+    form's card (``DONE``); without JS the page (its plain address)."""
+    return f"/t/{tid}/staff?done={what}#{card}" if is_htmx(request) else f"/t/{tid}/staff"
 
 
 @router.get("/t/{tid}/staff", response_class=HTMLResponse)
 def staff_list(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentPath,
-               q: SearchQuery = "") -> HTMLResponse:
-    """The staff and the roles table; the organizer's forms (``?q=``: the search without JS)."""
+               q: SearchQuery = "", done: Done = "") -> HTMLResponse:
+    """The staff and the roles table; the organizer's forms (``?q=``: the search without JS;
+    ``?done=``: the message of the form that just worked)."""
     page = staff_page(state.db, tid)
     found = (search_accounts(state.db, tid, q) if staff.is_organizer
              else FoundAccounts("", [], False))
@@ -71,7 +84,8 @@ def staff_list(request: Request, state: StateDep, staff: JudgesDep, tid: Tournam
                   tab="staff", members=page.staff, players=page.players, roles=ROLES,
                   abilities=[(ABILITY_NAMES[a.key], a.roles) for a in ABILITIES],
                   account_roles=list(AccountRole), found=found, limit=SEARCH_LIMIT,
-                  may_edit=staff.is_organizer)
+                  may_edit=staff.is_organizer, done=done,
+                  done_message=gettext_for(request)(DONE[done]) if done in DONE else "")
 
 
 @router.get("/t/{tid}/staff/search", response_class=HTMLResponse)
@@ -89,7 +103,7 @@ def add_staff(request: Request, state: StateDep, staff: OrganizerDep, tid: Tourn
     """The organizer gives an account a role in this tournament (also after the finish)."""
     add_judge(state.db, tid, role=role, login=login, actor=staff.actor,
               account_id=staff.account_id)
-    return once.done(request, f"/t/{tid}/staff")
+    return once.done(request, _after(request, tid, "added", "add"))
 
 
 @router.post("/t/{tid}/staff/{judge}/remove")
@@ -97,7 +111,7 @@ def remove_from_staff(request: Request, state: StateDep, staff: OrganizerDep,
                       tid: TournamentPath, judge: JudgeId) -> Response:
     """The account loses that role here; the judge stays named for the record."""
     remove_staff(state.db, tid, judge, actor=staff.actor, account_id=staff.account_id)
-    return done(request, f"/t/{tid}/staff")
+    return done(request, _after(request, tid, "removed", "staff"))
 
 
 @router.post("/t/{tid}/staff/account")
@@ -105,15 +119,16 @@ def new_account(request: Request, state: StateDep, staff: OrganizerDep, tid: Tou
                 login: Annotated[str, Form(max_length=100)],
                 name: Annotated[str, Form(max_length=200)],
                 password: Annotated[str, Form(max_length=1000)],
-                role: Annotated[AccountRole, Form()] = AccountRole.PLAYER,
+                role: Annotated[AccountRole | None, Form()] = None,
                 player: Annotated[str, Form(max_length=6)] = "",
                 staff_role: Annotated[StaffRole | None, Form()] = None, *,
                 once: FormOnceDep) -> Response:
-    """A new account (a player's unless another role is chosen), on the staff at once when a
-    staff role is chosen."""
+    """A new account, on the staff at once when a staff role is chosen; without a site role
+    chosen it gets the one that goes with the staff role (a player's when not on the staff)."""
     assert staff.account_id is not None
-    create_account_here(state.db, tid, login=login, name=name, password=password, role=role,
+    create_account_here(state.db, tid, login=login, name=name, password=password,
+                        role=role,
                         player=number_field(player, Term("player"), low=1, high=100_000),
                         staff_role=staff_role, actor=staff.actor, account_id=staff.account_id,
                         hasher=state.hasher)
-    return once.done(request, f"/t/{tid}/staff")
+    return once.done(request, _after(request, tid, "account", "new-account"))
