@@ -77,8 +77,10 @@ def test_registration_in_the_browser(live_server: LiveServer, browser: Any,
     page.locator("#p2 button", has_text="отметить").click()
     expect(page.locator("#p2 button", has_text="на месте")).to_be_visible()
     expect(page.locator("#check-in-all")).to_contain_text("(3)")
+    expect(page.locator("#rounds #unchecked")).to_be_visible()  # the wizard names the three
     page.click("#check-in-all")
     expect(page.locator("#messages")).to_contain_text("Отмечено игроков: 3.")
+    expect(page.locator("#rounds #unchecked")).to_have_count(0)  # ... and is refreshed too
     expect(page.locator("#player-list button", has_text="на месте")).to_have_count(4)
     expect(page.locator("#check-in-all")).to_have_count(0)  # no one left to check in
     page.select_option("#player-search select[name=show]", "not_checked_in")

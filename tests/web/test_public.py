@@ -110,6 +110,6 @@ def test_the_demo_is_repeatable(web_db: Database) -> None:
     assert seed_tournaments(web_db) == tid
     first = seed_accounts(web_db, tid, make_hasher(fast=True))
     again = seed_accounts(web_db, tid, make_hasher(fast=True))
-    assert [a.login for a in first] == ["organizer", "judge", "player1", "player2"]
+    assert [a.login for a in first] == ["organizer", "judge", "floor", "player1", "player2"]
     assert [a.login for a in again] == [a.login for a in first]
     assert all(a.password != b.password for a, b in zip(first, again, strict=True))
