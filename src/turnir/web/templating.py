@@ -76,12 +76,6 @@ def exact_in(locale: str) -> Callable[[Fraction], str]:
     return exact
 
 
-def sentence(text: str) -> str:
-    """A message shown on a page as a sentence: its first letter a capital («Для тура 1
-    нужны…»; the catalogue's texts start in lower case, as the API keeps them)."""
-    return text[:1].upper() + text[1:] if text[:1].islower() else text
-
-
 def _tiebreak_helpers(locale: str) -> dict[str, Any]:
     ru = locale == "ru"
 
@@ -124,7 +118,6 @@ class Templates:
             env.filters["rating"] = formats.rating
             env.filters["signed"] = formats.signed
             env.filters["exact"] = exact_in(locale)
-            env.filters["sentence"] = sentence
             env.filters["brief"] = brief  # an audit entry's before or after, short
             env.globals.update(globals_)
             env.globals.update(_tiebreak_helpers(locale))
