@@ -107,7 +107,7 @@ def test_an_organizer_runs_a_16_player_tournament(live_server: LiveServer, brows
         if number == 4:
             page.goto(f"{live_server.url}/t/{tid}/manage")
             page.click("details.more summary")
-            page.fill("form[action$='/timer'] input[name=minutes]", "45")
+            page.fill("details.more form[action$='/timer'] input[name=minutes]", "45")
             page.click("#start-timer")
             expect(page.locator(".timer")).to_be_visible()
             page.goto(f"{live_server.url}/t/{tid}/results?round={number}")

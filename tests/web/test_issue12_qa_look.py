@@ -5,7 +5,6 @@
 - exact numbers (K) in the page's locale: «K = 2,5» on a Russian page, «K = 2.5» in English;
 - the tournament's tab bar is the same on every page of it (the «ТОП» tab on the rating terms
   page as on the overview), whether the route says so or not;
-- tied players in the rating list in surname order, then given name;
 - an error shown on a page reads as a sentence (a capital first letter, by the stylesheet);
   the API keeps its text;
 - on a 390 px phone: the header of a signed-in judge is two rows (not 3-4), and the links in
@@ -16,7 +15,6 @@
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -27,11 +25,9 @@ from tests.web.pages_check import TAP, assert_fits
 from tests.web.test_browser import DESKTOP, PHONE, login, new_page
 from turnir.domain.model import Settings
 from turnir.formats.players_csv import PlayerLine
-from turnir.formats.rating_list import RatingListLine
 from turnir.services.accounts import AccountRole
 from turnir.services.judges import JudgeRole, add_judge
 from turnir.services.players import register_players
-from turnir.services.rating_lists import import_rating_list
 from turnir.services.rating_queries import find_person
 from turnir.services.rating_terms import set_rating_terms
 from turnir.services.ratings import submit_tournament
@@ -85,20 +81,6 @@ def test_the_tab_bar_is_the_same_on_every_page_of_a_tournament(
     assert f"/t/{info.id}/top" in overview
     for page in ("rating/terms", "penalties", "catalogue"):
         assert tabs(f"/t/{info.id}/{page}") == overview, page
-
-
-def test_tied_players_in_the_rating_list_by_surname_then_given_name(
-        web_db: Database, client: TestClient) -> None:
-    same = Decimal(100)
-    import_rating_list(web_db, [RatingListLine(name, "Тверь", "", same, None) for name in
-                                ("Анна Яковлева", "Егор Богданов", "Михаил Петров",
-                                 "Сергей Лебедев", "Борис Богданов")] +
-                       [RatingListLine("Первый Лучший", "Тверь", "", Decimal(130), None)],
-                       actor=ORGANIZER)
-    html = client.get("/ratings", headers=RU).text
-    order = re.findall(r'<a href="/ratings/players/\d+">([^<]+)</a>', html)
-    assert order == ["Первый Лучший", "Борис Богданов", "Егор Богданов", "Сергей Лебедев",
-                     "Михаил Петров", "Анна Яковлева"]
 
 
 def test_an_error_keeps_the_catalogue_text_in_the_page_and_the_api(

@@ -16,7 +16,6 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, Select, and_, func, select
 
-from turnir.domain.names import surname_order
 from turnir.domain.ratings import (
     Bound,
     RatedFormat,
@@ -79,13 +78,11 @@ def _ranked(by: RatingKind, key: str, city: str, club: str) -> Select[Any]:
 def leaderboard_page(conn: Connection, by: RatingKind, *, key: str, city: str, club: str,
                      offset: int, limit: int) -> tuple[int, tuple[LeaderboardLine, ...]]:
     """How many rated players match (name key containing ``key``, exact city and club; empty:
-    any), and the lines from ``offset`` on, strongest by ``by`` first; players of one rank by
-    surname, then given name (``turnir.domain.names.surname_order``: the people keep one name,
-    given name first, its last word the surname, as the players' entries read it)."""
-    rows = sorted(conn.execute(_ranked(by, key, city, club)).all(),
-                  key=lambda r: (int(r[0]), surname_order(r[2]), r[1]))
-    total = len(rows)
-    rows = rows[offset:offset + limit]
+    any), and the lines from ``offset`` on, strongest by ``by`` first."""
+    query = _ranked(by, key, city, club)
+    total = int(conn.execute(select(func.count()).select_from(query.order_by(None).subquery()))
+                .scalar_one())
+    rows = conn.execute(query.offset(offset).limit(limit)).all()
     return total, tuple(
         LeaderboardLine(rank=int(rank), person=PersonRef(pid, name, pcity, pclub),
                         professional=to_rating(pro), warlock=optional_rating(war),
