@@ -3,9 +3,10 @@ tournament, replay the history from scratch, change the rating settings.
 
 - **Submit** (J-8): only the tournament's head judge (``judges``: a web account linked to the
   head judge's staff row, or on the command line the actor matched by name) submits a
-  finished, rated tournament; a head judge can be named after the finish. Its participants are the entries that played at
-  least one round (a pairing or a bye), in their final places (P-6); its end is the time it
-  was finished, which orders the history (R-6, ties by tournament id).
+  finished, rated tournament; a head judge can be named after the finish. Its participants
+  are the entries that played at least one round (a pairing or a bye), in their final places
+  (P-6); its end is the time it was finished, which orders the history (R-6, ties by
+  tournament id).
 - **Safe to repeat**: submitting again with nothing changed answers ``unchanged`` and writes
   nothing. When something changed since (a corrected result, the terms: K, boosters, the J-4
   flags), the submission is a *correction*: the history is replayed from that tournament on,

@@ -1,4 +1,3 @@
-# ruff: noqa: E501
 """The round clock of issue 12: ``tournaments.clock_minutes`` (the organizer's setting "start
 the clock with the round, minutes": pairing a round starts its clock for that long; empty: the
 clock is started by hand) and ``round_timers.paused_at`` (the clock is paused since then;
