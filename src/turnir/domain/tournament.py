@@ -189,13 +189,9 @@ class Tournament:
 
     def standings(self) -> Standings:
         """Swiss standings with every tiebreak (T-1..T-9), of the players who took part."""
-        return compute_standings(
-            (p.id for p in self.players if self.took_part(p)),
-            self.swiss_rounds,
-            self.settings.points,
-            lot=self.lot(),
-            penalties=self.penalties,
-        )
+        return compute_standings((p.id for p in self.players if self.took_part(p)),
+                                 self.swiss_rounds, self.settings.points, lot=self.lot(),
+                                 penalties=self.penalties)
 
     def final_places(self) -> list[PlayerId]:
         """Final places (P-6): the top by elimination, then the rest by Swiss standings."""
