@@ -13,10 +13,13 @@ ALLOWED_STDLIB = {
     "__future__", "abc", "bisect", "collections", "dataclasses", "decimal", "enum",
     "fractions", "functools", "heapq", "itertools", "math", "operator", "random", "re",
     "statistics", "types", "typing", "string", "unicodedata",
+    "datetime",  # dates and times as values; reading the clock is forbidden below
+    "zoneinfo",  # local times of a schedule in its time zone (read-only time zone data)
 }
 ALLOWED_PROJECT = ("turnir.domain", "turnir.errors")
-ALLOWED_THIRD_PARTY = {"chess", "rustworkx"}
-FORBIDDEN_CALLS = ("datetime.now", "time.time", "random.random(", "random.shuffle(",
+ALLOWED_THIRD_PARTY = {"chess", "rustworkx", "rapidfuzz"}  # rapidfuzz: card name similarity
+FORBIDDEN_CALLS = ("datetime.now", "date.today", "datetime.utcnow", "time.time",
+                   "random.random(", "random.shuffle(",
                    "random.choice(", "random.randint(", "open(")
 
 

@@ -439,6 +439,7 @@ def _tables(*models: type[Base]) -> tuple[Table, ...]:
 # here makes ``Base.metadata`` complete wherever the schema is used.
 from turnir.storage import (  # noqa: E402, F401
     tables_accounts,
+    tables_decks,
     tables_penalties,
     tables_ratings,
     tables_robot,

@@ -51,6 +51,9 @@ class Account(Base):
     """For a player: the person whose entries the account reports for."""
     password_hash: Mapped[str] = mapped_column(String(300))
     active: Mapped[bool] = mapped_column(Boolean, default=True)
+    game_age: Mapped[int | None]
+    """An online player's character's age in game years (C-2: starter constructed is for
+    characters under 18); ``None``: not given (migration 0014)."""
     created_at: Mapped[datetime]
     version: Mapped[int] = mapped_column(default=1)
 

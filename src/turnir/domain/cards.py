@@ -1,0 +1,224 @@
+"""The card catalogue (каталог карт): the cards a deck is checked against (C-1, C-2, S-8).
+
+Terms (Russian in brackets):
+
+- *card* (карта): a name, the *edition* (выпуск, сет) it is printed in and its number there, a
+  rarity, an element (стихия), a cost in crystals and the crystal kind (gold/silver: золотой
+  или серебряный кристалл), a type (существо, артефакт, …), features (особенности, Орда among
+  them), uniqueness (уникальность) and aliases (the English name, old spellings);
+- *reprint*: the same name in several editions is one card for the copy limits of C-1; a
+  format allows a card when any of its editions is allowed;
+- *horde* (Орда): the feature that lifts the copy limit from 3 to 5 (C-1);
+- *card key* (ключ карты): what names are compared by: case-folded, ё read as е, every run of
+  whitespace one space, dashes and quotes unified, and the Latin letters that look like
+  Cyrillic ones (a, c, e, o, p, x, y, k, m, t, b, h) read as those, so "Гоблин-cапёр" typed with
+  a Latin "c" finds "Гоблин-сапер";
+- *suggestion* (похожее название): when a name is not found, the closest names in the
+  catalogue by edit similarity (rapidfuzz), best first.
+
+The catalogue is an immutable value: ``CardCatalogue(cards)`` indexes the names and aliases once;
+lookups are dictionary reads, suggestions one vectorised similarity pass.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from rapidfuzz import fuzz, process
+
+from turnir.errors import UserError
+
+
+class Crystal(StrEnum):
+    """The kind of crystal a card costs (S-8: gold counts as silver when crystals are counted)."""
+
+    GOLD = "gold"
+    """Золотой кристалл."""
+    SILVER = "silver"
+    """Серебряный кристалл."""
+
+
+HORDE_KEYS = frozenset({"орда", "horde"})
+"""The feature that allows 5 copies instead of 3 (C-1), as card keys."""
+
+_LOOK_ALIKES = str.maketrans({
+    "a": "а", "c": "с", "e": "е", "o": "о", "p": "р", "x": "х", "y": "у", "k": "к", "m": "м",
+    "t": "т", "b": "в", "h": "н", "ё": "е", "ѐ": "е",
+    "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-",
+    "«": '"', "»": '"', "„": '"', "“": '"', "”": '"', "’": "'", "‘": "'", "`": "'",
+})
+"""Latin letters read as the Cyrillic letters they look like (after case folding; "b" and "h"
+are the capitals В and Н folded), ё as е, dashes and quotes unified."""
+
+_SPACES = re.compile(r"\s+")
+
+MAX_NAME = 200
+"""The longest card name, edition or alias (a column length)."""
+
+
+def card_key(value: str) -> str:
+    """What card names are compared by (see the module docstring)."""
+    text = unicodedata.normalize("NFKC", value).casefold().translate(_LOOK_ALIKES)
+    return _SPACES.sub(" ", text).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of the catalogue, as printed in one edition."""
+
+    name: str
+    """The card's name (название), as printed."""
+    edition: str
+    """The edition (выпуск) it is printed in."""
+    number: str = ""
+    """Its number in the edition ("" when unknown)."""
+    rarity: str = ""
+    """Rarity (редкость): частая, необычная, редкая, ультраредкая, … as the catalogue says."""
+    element: str = ""
+    """Element (стихия): степи, горы, леса, болота, тьма, нейтральная, …"""
+    cost: int = 0
+    """Its cost in crystals (стоимость), 0 or more."""
+    crystal: Crystal = Crystal.SILVER
+    """The kind of crystal it costs."""
+    type: str = ""
+    """Type (тип): существо, артефакт, местность, …"""
+    features: tuple[str, ...] = ()
+    """Features (особенности), Орда among them."""
+    unique: bool = False
+    """A unique card (уникальная)."""
+    aliases: tuple[str, ...] = ()
+    """Other names it is known by: the English name, old spellings."""
+
+    @property
+    def key(self) -> str:
+        return card_key(self.name)
+
+    @property
+    def horde(self) -> bool:
+        """The card has the Орда feature: up to 5 copies (C-1)."""
+        return any(card_key(feature) in HORDE_KEYS for feature in self.features)
+
+    @property
+    def counted_cost(self) -> int:
+        """Its crystals for the technical result (S-8): gold counts as silver, so the cost."""
+        return self.cost
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """A catalogue name close to a name that was not found."""
+
+    name: str
+    score: float
+    """Similarity 0-100."""
+
+
+@dataclass(frozen=True)
+class CardCatalogue:
+    """The cards, indexed by name key and alias key. Build it once; it does not change."""
+
+    cards: tuple[Card, ...]
+    _by_key: dict[str, tuple[Card, ...]] = field(init=False, repr=False, compare=False)
+    _keys: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        ordered = tuple(cards)
+        index: dict[str, list[Card]] = {}
+        shown: dict[str, str] = {}
+        for card in ordered:
+            for name in (card.name, *card.aliases):
+                key = card_key(name)
+                if key:
+                    index.setdefault(key, []).append(card)
+                    shown.setdefault(key, card.name)
+        object.__setattr__(self, "cards", ordered)
+        object.__setattr__(self, "_by_key", {k: tuple(v) for k, v in index.items()})
+        object.__setattr__(self, "_keys", tuple(index))
+        object.__setattr__(self, "_names", tuple(shown[k] for k in index))
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def printings(self, name: str) -> tuple[Card, ...]:
+        """Every printing of the card called ``name`` (or an alias of it), ``()`` if unknown."""
+        found = self._by_key.get(card_key(name), ())
+        if not found:
+            return ()
+        canonical = found[0].key
+        return tuple(card for card in self._by_key.get(canonical, found)
+                     if card.key == canonical) or found
+
+    def find(self, name: str, edition: str | None = None) -> Card | None:
+        """The card called ``name``; in ``edition`` when given (``None`` if not printed there)."""
+        printings = self.printings(name)
+        if edition is None or not printings:
+            return printings[0] if printings else None
+        wanted = card_key(edition)
+        return next((card for card in printings if card_key(card.edition) == wanted), None)
+
+    def editions(self) -> tuple[str, ...]:
+        """Every edition named in the catalogue, in first-seen order."""
+        return tuple(dict.fromkeys(card.edition for card in self.cards))
+
+    def suggest(self, name: str, *, limit: int = 3, cutoff: float = 60.0) -> list[Suggestion]:
+        """The closest names to ``name``, best first (at most ``limit``, similarity ≥ cutoff)."""
+        key = card_key(name)
+        if not key or not self._keys:
+            return []
+        found = process.extract(key, self._keys, scorer=fuzz.WRatio, limit=limit * 3,
+                                score_cutoff=cutoff, processor=None)
+        seen: dict[str, float] = {}
+        for _, score, index in found:
+            seen.setdefault(self._names[index], float(score))
+        best = sorted(seen.items(), key=lambda item: (-item[1], item[0]))[:limit]
+        return [Suggestion(name=shown, score=score) for shown, score in best]
+
+    def search(self, query: str, *, limit: int = 20) -> list[Card]:
+        """Cards whose name or alias holds every word of ``query`` (then the closest names)."""
+        words = card_key(query).split()
+        if not words:
+            return []
+        hits = [self._by_key[key][0] for key in self._keys if all(w in key for w in words)]
+        unique = list({card.key: card for card in hits}.values())
+        unique.sort(key=lambda card: (not card.key.startswith(words[0]), card.key))
+        if len(unique) < limit:
+            for suggestion in self.suggest(query, limit=limit - len(unique), cutoff=70.0):
+                card = self.find(suggestion.name)
+                if card is not None and card.key not in {c.key for c in unique}:
+                    unique.append(card)
+        return unique[:limit]
+
+
+def check_card(card: Card) -> Card:
+    """``card`` when its fields are in bounds, else a ``UserError`` naming the field."""
+    for label, value in (("name", card.name), ("edition", card.edition)):
+        if not value.strip():
+            raise UserError("a card has no {field}", code="bad_card", field=label)
+    for value in (card.name, card.edition, card.number, card.rarity, card.element, card.type,
+                  *card.features, *card.aliases):
+        if len(value) > MAX_NAME:
+            raise UserError("the card {name!r}: a value is longer than {limit} characters",
+                            code="bad_card", name=card.name[:60], limit=MAX_NAME)
+    if not 0 <= card.cost <= 99:
+        raise UserError("the card {name!r} costs {cost}, which is not 0-99 crystals",
+                        code="bad_card", name=card.name, cost=card.cost)
+    return card
+
+
+def catalogue_of(cards: Sequence[Card]) -> CardCatalogue:
+    """A catalogue of the checked ``cards``; a card name printed twice in one edition is
+    refused."""
+    seen: set[tuple[str, str]] = set()
+    for card in cards:
+        check_card(card)
+        pair = (card.key, card_key(card.edition))
+        if pair in seen:
+            raise UserError("the card {name!r} is listed twice in the edition {edition!r}",
+                            code="bad_card", name=card.name, edition=card.edition)
+        seen.add(pair)
+    return CardCatalogue(cards)
