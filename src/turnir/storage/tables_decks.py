@@ -10,8 +10,9 @@
 - ``starter_decks``: a starter format's decks (C-2), their lines as JSON
   (``DeckList.to_json``).
 - ``tournament_decks``: a tournament's constructed settings: its format, the planned start
-  (``starts_at``, for the ban list in force when round 1 is not paired yet) and how many of the
-  top decks the organizer published after the event (0: none).
+  (``starts_at``, for the ban list in force when round 1 is not paired yet), how many of the
+  top decks the organizer published after the event (0: none) and whether it is played online
+  (a starter event online checks the players' age in game years, C-2).
 - ``decks``: a player's deck for a tournament, one per entry: the lines (JSON), the text as
   pasted, its card count and whether the last check found no problem. Locked once round 1 is
   paired (the services check the rounds); a later change is a judge's, logged in the audit log.
@@ -136,6 +137,8 @@ class TournamentDecksRow(Base):
     format_id: Mapped[int | None] = mapped_column(ForeignKey("deck_formats.id"))
     starts_at: Mapped[datetime | None]
     published_decks: Mapped[int] = mapped_column(default=0)
+    online: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Played online: a starter constructed event then checks the players' game age (C-2)."""
     version: Mapped[int] = mapped_column(default=1)
 
 

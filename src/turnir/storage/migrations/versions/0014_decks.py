@@ -104,6 +104,7 @@ def upgrade() -> None:
     sa.Column('format_id', sa.Integer(), nullable=True),
     sa.Column('starts_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('published_decks', sa.Integer(), nullable=False),
+    sa.Column('online', sa.Boolean(), nullable=False),
     sa.Column('version', sa.Integer(), nullable=False),
     sa.CheckConstraint('published_decks >= 0', name=op.f('ck_tournament_decks_published')),
     sa.CheckConstraint('version >= 1', name=op.f('ck_tournament_decks_version')),
