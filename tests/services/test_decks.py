@@ -1,0 +1,227 @@
+"""Deck registration and its check (issue 13, ``turnir.services.decks``; C-1, C-2): every
+problem of a deck reported together, the lock when round 1 is paired, who may see and change a
+deck (the entry's player, the tournament's judges and organizer; nobody else), the judge's
+change after the lock logged with the lines before and after."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from tests.services.builders import ORGANIZER, event, play_round
+from tests.services.test_reports import players
+from turnir.domain.decks import ProblemKind
+from turnir.domain.model import StaffRole
+from turnir.errors import ConflictError, ForbiddenError, UserError
+from turnir.i18n import error_text
+from turnir.services.accounts import AccountRole, create_account, make_hasher
+from turnir.services.cards import import_cards
+from turnir.services.common import changing
+from turnir.services.deck_formats import set_tournament_format
+from turnir.services.decks import (
+    check_deck_text,
+    deck_in,
+    deck_view,
+    decks_in,
+    decks_locked,
+    list_decks,
+    register_deck,
+)
+from turnir.services.judges import add_judge
+from turnir.services.queries import audit_log
+from turnir.services.rounds import start_round
+from turnir.services.tournaments import create_tournament, finish_tournament
+from turnir.storage import formats_repo
+from turnir.storage.database import Database
+
+EDITION = "Пробный выпуск"
+CARDS = ("Лесной страж", "Горный тролль", "Речная нимфа", "Степной волк", "Болотный змей",
+         "Ледяной великан", "Огненный дух", "Тёмный маг", "Светлый жрец", "Пещерный гном",
+         "Воздушный змей", "Каменный голем")
+HORDE = "Гоблин-налётчик"
+BANNED = "Запретный дракон"
+CATALOGUE = ("name;edition;element;cost;crystal;type;features\n"
+             + "".join(f"{name};{EDITION};Лес;{i % 6 + 1};silver;Существо;\n"
+                       for i, name in enumerate(CARDS))
+             + f"{HORDE};{EDITION};Горы;2;gold;Существо;Орда\n"
+             + f"{BANNED};{EDITION};Тьма;9;gold;Существо;\n")
+BAN_DAY = date(2020, 1, 1)
+LEGAL = "\n".join(f"3 {name}" for name in CARDS[:10]) + f"\n5 {HORDE}"
+"""A legal 35-card deck: ten cards three times, and five of the Horde card (C-1)."""
+
+
+def seed_catalogue(db: Database) -> int:
+    """The test catalogue and the format «Тестовый» banning one card; the format's id."""
+    import_cards(db, actor=ORGANIZER, account_id=None, data=CATALOGUE.encode(),
+                 filename="cards.csv")
+    with changing(db, None, ORGANIZER) as change:
+        format_id = formats_repo.insert_format(change.conn, {
+            "name": "Тестовый", "name_key": "тестовый", "editions": [], "min_cards": 30,
+            "max_cards": 50, "max_copies": 3, "max_horde_copies": 5, "starter": False,
+        }, at=change.at, by=ORGANIZER)
+        formats_repo.put_ban_list(change.conn, format_id, BAN_DAY, [BANNED], at=change.at,
+                                  by=ORGANIZER)
+    return format_id
+
+
+def constructed(db: Database, players_count: int = 6) -> tuple[int, int]:
+    """A constructed tournament in registration with its format set; (its id, the format)."""
+    format_id = seed_catalogue(db)
+    tid = event(db, players_count)
+    set_tournament_format(db, tid, actor=ORGANIZER, account_id=None, format_id=format_id)
+    return tid, format_id
+
+
+def staff_account(db: Database, tid: int, login: str, role: StaffRole) -> int:
+    account = create_account(db, login=login, name=login.title(), password="x" * 10,
+                             role=AccountRole(role.value), actor=ORGANIZER,
+                             hasher=make_hasher(fast=True))
+    add_judge(db, tid, role=role, login=login, actor=ORGANIZER)
+    return account.id
+
+
+def test_c1_every_problem_of_a_deck_is_reported_together(db: Database) -> None:
+    format_id = seed_catalogue(db)
+    text = (f"4 {CARDS[0]}\n6 {HORDE}\n1 {BANNED}\n2 Лесной страш\n0 {CARDS[2]}\n"
+            f"3 {CARDS[1]} [Другой выпуск]")
+    check = check_deck_text(db, text=text, format_id=format_id)
+    kinds = [(p.kind, p.rule, p.line) for p in check.problems]
+    assert kinds == [
+        (ProblemKind.COPIES, "C-1", 1), (ProblemKind.HORDE_COPIES, "C-1", 2),
+        (ProblemKind.BANNED, "C-1", 3), (ProblemKind.UNKNOWN_CARD, "C-1", 4),
+        (ProblemKind.SYNTAX, "", 5), (ProblemKind.WRONG_EDITION, "C-1", 6),
+        (ProblemKind.SIZE, "C-1", None)]
+    unknown = next(p for p in check.problems if p.kind is ProblemKind.UNKNOWN_CARD)
+    assert unknown.suggestions[0] == CARDS[0]
+    russian = [error_text(p.error, "ru") for p in check.problems]
+    assert any(BANNED in m and "запрещ" in m for m in russian), russian
+    assert check_deck_text(db, text=LEGAL, format_id=format_id).ok
+    # the ban list takes effect on its day: the day before, the card is allowed
+    earlier = check_deck_text(db, text=f"1 {BANNED}", format_id=format_id,
+                              on=date(2019, 12, 31))
+    assert ProblemKind.BANNED not in {p.kind for p in earlier.problems}
+
+
+def test_a_player_registers_their_own_deck_stored_even_when_it_breaks_a_rule(
+        db: Database) -> None:
+    tid, _ = constructed(db)
+    accounts = players(db, tid)
+    bad = register_deck(db, tid, 1, text=f"{LEGAL}\n1 {BANNED}", actor="Игрок 1",
+                        account_id=accounts[1].id)
+    assert (bad.registered, bad.valid, bad.total, bad.version, bad.locked) == (
+        True, False, 36, 1, False)
+    assert [p.kind for p in bad.problems] == [ProblemKind.BANNED]
+    fixed = register_deck(db, tid, 1, text=LEGAL, actor="Игрок 1", account_id=accounts[1].id,
+                          expected_version=1)
+    assert (fixed.valid, fixed.version, fixed.problems) == (True, 2, ())
+    with pytest.raises(ConflictError):  # based on the first version: changed since
+        register_deck(db, tid, 1, text=LEGAL, actor="Игрок 1", account_id=accounts[1].id,
+                      expected_version=1)
+    seen = deck_view(db, tid, 1, account_id=accounts[1].id)
+    assert (seen.text, seen.valid, seen.can_change, seen.staff) == (LEGAL, True, True, False)
+    empty = deck_view(db, tid, 2, account_id=accounts[2].id)
+    assert (empty.registered, empty.version, empty.lines, empty.tournament_id) == (
+        False, 0, (), tid)
+    with db.read() as tx:
+        assert deck_in(tx, tid, 1) is not None and deck_in(tx, tid, 2) is None
+        assert set(decks_in(tx, tid)) == {1}
+        assert decks_in(tx, tid)[1].total == 35
+    actions = [(e.action, e.actor) for e in audit_log(db, tid, action="deck")]
+    assert actions == [("deck.register", "Игрок 1"), ("deck.register", "Игрок 1")]
+
+
+def test_a_player_cannot_see_or_change_another_players_deck(db: Database) -> None:
+    tid, _ = constructed(db)
+    accounts = players(db, tid)
+    register_deck(db, tid, 1, text=LEGAL, actor="Игрок 1", account_id=accounts[1].id)
+    with pytest.raises(ForbiddenError) as refused:
+        deck_view(db, tid, 1, account_id=accounts[2].id)
+    assert refused.value.code == "not_your_deck"
+    with pytest.raises(ForbiddenError):
+        register_deck(db, tid, 1, text="", actor="Игрок 2", account_id=accounts[2].id)
+    with pytest.raises(ForbiddenError):
+        list_decks(db, tid, account_id=accounts[1].id)
+    assert deck_view(db, tid, 1, account_id=accounts[1].id).text == LEGAL
+
+
+def test_the_deck_locks_at_round_1_the_player_is_refused_and_a_judge_change_is_logged(
+        db: Database) -> None:
+    tid, _ = constructed(db)
+    accounts = players(db, tid)
+    judge = staff_account(db, tid, "floor", StaffRole.FLOOR_JUDGE)
+    register_deck(db, tid, 3, text=LEGAL, actor="Игрок 3", account_id=accounts[3].id)
+    with db.read() as tx:
+        assert not decks_locked(tx, tid)
+    start_round(db, tid, actor=ORGANIZER)
+    with db.read() as tx:
+        assert decks_locked(tx, tid)
+    with pytest.raises(ConflictError) as refused:
+        register_deck(db, tid, 3, text=LEGAL, actor="Игрок 3", account_id=accounts[3].id)
+    assert refused.value.code == "deck_locked"
+    assert "ask a judge" in str(refused.value)
+    assert "судь" in error_text(refused.value, "ru")
+    view = deck_view(db, tid, 3, account_id=accounts[3].id)
+    assert (view.locked, view.can_change) == (True, False)
+    changed = f"2 {CARDS[0]}\n" + "\n".join(f"3 {n}" for n in CARDS[1:10]) + f"\n5 {HORDE}" \
+              + f"\n1 {CARDS[10]}"
+    after = register_deck(db, tid, 3, text=changed, actor="Судья Ильина", account_id=judge)
+    assert (after.valid, after.total, after.version) == (True, 35, 2)
+    entry = audit_log(db, tid, action="deck.judge_change")[-1]
+    assert entry.actor == "Судья Ильина" and entry.entity_id == "3"
+    assert entry.before is not None and entry.after is not None
+    assert {"count": 3, "name": CARDS[0], "edition": None} in entry.before["lines"]
+    assert {"count": 2, "name": CARDS[0], "edition": None} in entry.after["lines"]
+    summary = {s.number: s for s in list_decks(db, tid, account_id=judge)}
+    assert len(summary) == 6 and summary[3].registered and summary[3].valid
+    assert not summary[1].registered and summary[1].total == 0
+
+
+def test_another_tournaments_judge_is_refused(db: Database) -> None:
+    tid, _ = constructed(db)
+    other = create_tournament(db, name="Другой турнир", actor=ORGANIZER).id
+    stranger = staff_account(db, other, "elsewhere", StaffRole.HEAD_JUDGE)
+    for action in (lambda: deck_view(db, tid, 1, account_id=stranger),
+                   lambda: list_decks(db, tid, account_id=stranger),
+                   lambda: register_deck(db, tid, 1, text=LEGAL, actor="Чужой",
+                                         account_id=stranger)):
+        with pytest.raises(ForbiddenError):
+            action()
+    head = staff_account(db, tid, "head", StaffRole.HEAD_JUDGE)
+    assert register_deck(db, tid, 1, text=LEGAL, actor="Главный", account_id=head).valid
+
+
+def test_no_format_and_a_finished_tournament_refuse_decks(db: Database) -> None:
+    seed_catalogue(db)
+    tid = event(db, 4)
+    with pytest.raises(UserError) as refused:
+        register_deck(db, tid, 1, text=LEGAL, actor=ORGANIZER, account_id=None)
+    assert refused.value.code == "no_deck_format"
+    with pytest.raises(UserError):
+        deck_view(db, tid, 1, account_id=None)
+    done, _ = constructed_again(db)
+    play_round(db, done)
+    finish_tournament(db, done, actor=ORGANIZER, early=True)
+    with pytest.raises(ConflictError) as finished:
+        register_deck(db, done, 1, text=LEGAL, actor=ORGANIZER, account_id=None)
+    assert finished.value.code == "finished"
+    assert not deck_view(db, done, 1, account_id=None).can_change
+
+
+def constructed_again(db: Database) -> tuple[int, int]:
+    """A second constructed tournament on the catalogue and format already seeded."""
+    tid = event(db, 4, name="Второй турнир")
+    with db.read() as tx:
+        format_id = formats_repo.format_by_key(tx, "тестовый")
+    assert format_id is not None
+    set_tournament_format(db, tid, actor=ORGANIZER, account_id=None, format_id=format_id.id)
+    return tid, format_id.id
+
+
+def test_a_text_too_long_is_refused_before_anything_changes(db: Database) -> None:
+    tid, _ = constructed(db)
+    with pytest.raises(UserError) as refused:
+        register_deck(db, tid, 1, text="1 Лесной страж\n" * 2_000, actor=ORGANIZER,
+                      account_id=None)
+    assert refused.value.code == "bad_deck"
+    assert audit_log(db, tid, action="deck") == []
