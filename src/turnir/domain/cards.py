@@ -131,9 +131,8 @@ class CardCatalogue:
         index: dict[str, list[Card]] = {}
         shown: dict[str, str] = {}
         for card in ordered:
-            for name in (card.name, *card.aliases):
-                key = card_key(name)
-                if key:
+            for key in dict.fromkeys(card_key(name) for name in (card.name, *card.aliases)):
+                if key:  # an alias with the name's own key indexes the card once
                     index.setdefault(key, []).append(card)
                     shown.setdefault(key, card.name)
         object.__setattr__(self, "cards", ordered)
