@@ -58,7 +58,7 @@ def test_lookups_ignore_case_yo_spaces_and_latin_look_alikes(db: Database) -> No
     assert catalogue.find("  горный   козел ") is not None  # ё/е, case, spaces
     assert catalogue.find("Tёмный рыцарь") is not None  # a Latin T
     assert catalogue.find("Dark Knight") is not None  # the English alias
-    assert [s.name for s in catalogue.suggest("Горный стаж")][0] == "Горный страж"
+    assert catalogue.suggest("Горный стаж")[0].name == "Горный страж"
     found = cards.search_cards(db, "гоблин")
     assert {card.name for card in found} >= {"Болотный гоблин", "Гоблин-шаман"}
     assert cards.search_cards(db, "   ") == []

@@ -22,6 +22,7 @@ read: a file is taken whole or not at all.
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -31,7 +32,10 @@ from typing import Any
 
 from turnir.domain.cards import MAX_NAME, Card, Crystal, card_key, catalogue_of
 from turnir.errors import Term, UserError
-from turnir.formats.tabular import check_size, read_table
+from turnir.formats.tabular import Row, check_size, decode_text, read_table
+from turnir.formats.tabular import _csv_problem as csv_problem
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 MAX_BYTES = 5_000_000
 """The largest catalogue file (5 MB)."""
@@ -266,9 +270,42 @@ def _header(cells: Sequence[str], source: str) -> tuple[list[str | None], dict[s
     return fields, labels, ignored
 
 
+def _delimiter(header: str) -> str:
+    """The separator that splits the header row into the most known columns (``csv.Sniffer``
+    guesses wrong on rows with many empty values)."""
+    def known(delimiter: str) -> tuple[int, int]:
+        cells = next(csv.reader([header], delimiter=delimiter))
+        return sum(card_key(cell) in COLUMNS for cell in cells), len(cells)
+    return max((";", ",", "\t"), key=known)
+
+
+def _csv_rows(data: bytes, source: str) -> list[Row]:
+    text = decode_text(data, source=source)
+    lines = _LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    if len(lines) > MAX_ROWS + 1:  # a header and the cards (blank lines count too)
+        raise UserError("{source}: more than {most} cards", code="file_too_large",
+                        source=source, most=f"{MAX_ROWS:,}")
+    header = next((line for line in lines if line.strip()), "")
+    dialect = type("Found", (csv.excel,), {"delimiter": _delimiter(header)})
+    rows = []
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            try:
+                cells = next(csv.reader([line], dialect, strict=True))
+            except csv.Error as error:
+                raise csv_problem(error, source, number) from None
+            rows.append(Row(number, tuple(cell.strip() for cell in cells)))
+    return rows
+
+
 def read_cards_table(data: bytes, *, source: str = THE_FILE) -> CardFile:
     """A CSV file's or a workbook's first sheet's cards: a header row, then a card a row."""
-    rows = read_table(data, source=source, max_bytes=MAX_BYTES, max_lines=MAX_ROWS + 1)
+    if data.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):  # .xlsx, or an old .xls
+        rows = read_table(data, source=source, max_bytes=MAX_BYTES, max_lines=MAX_ROWS + 1)
+    else:
+        rows = _csv_rows(data, source)
     if not rows:
         raise UserError("{source} is empty", code="bad_card_file", source=source)
     fields, labels, ignored = _header(rows[0].cells, source)
