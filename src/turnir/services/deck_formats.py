@@ -37,6 +37,7 @@ from turnir.services.common import (
 )
 from turnir.services.judges import check_staff
 from turnir.storage import formats_repo as repo
+from turnir.storage.audit import AuditEntry
 from turnir.storage.formats_repo import StoredFormat, StoredTournamentDecks
 from turnir.storage.mappers import tournament_row
 from turnir.storage.rating_events import load_terms, save_terms
@@ -239,3 +240,105 @@ def _settings_json(settings: StoredTournamentDecks) -> dict[str, object]:
     return {"format_id": settings.format_id, "online": settings.online,
             "starts_at": None if settings.starts_at is None
             else f"{settings.starts_at:%Y-%m-%d %H:%M}"}
+
+
+# ----- the format pages ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BanListView:
+    """A format's ban list, and where it stands today."""
+
+    effective: date
+    cards: tuple[str, ...]
+    created_at: datetime
+    created_by: str
+    in_force: bool
+    """It is the list in force today."""
+    future: bool
+    """It takes effect after today (it may still be deleted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FormatView:
+    """A format as its page shows it."""
+
+    id: int
+    name: str
+    version: int
+    format: DeckFormat
+    ban_lists: tuple[BanListView, ...]
+    """By day, the latest first."""
+    today: date
+    tournaments: tuple[int, ...]
+    """The tournaments that use it."""
+    created_at: datetime
+    created_by: str
+
+    @property
+    def in_force(self) -> BanListView | None:
+        return next((ban for ban in self.ban_lists if ban.in_force), None)
+
+
+@dataclass(frozen=True, slots=True)
+class FormatSummary:
+    """A line of the formats list."""
+
+    id: int
+    name: str
+    starter: bool
+    editions: tuple[str, ...]
+    banned_today: int
+    """Cards on the ban list in force today."""
+    starter_decks: int
+
+
+def _ban_views(fmt: DeckFormat, day: date, stored: list[repo.StoredBanList]
+               ) -> tuple[BanListView, ...]:
+    current = fmt.ban_list_on(day)
+    return tuple(BanListView(effective=b.effective, cards=b.cards, created_at=b.created_at,
+                             created_by=b.created_by, future=b.effective > day,
+                             in_force=current is not None and b.effective == current.effective)
+                 for b in sorted(stored, key=lambda b: b.effective, reverse=True))
+
+
+def format_view_in(tx: Tx, format_id: int) -> FormatView:
+    stored = stored_format(tx, format_id)
+    bans = repo.ban_lists_of(tx, [format_id])
+    fmt = domain_format(stored, bans, repo.starter_decks_of(tx, [format_id]))
+    day = today()
+    return FormatView(id=stored.id, name=stored.name, version=stored.version, format=fmt,
+                      ban_lists=_ban_views(fmt, day, bans), today=day,
+                      tournaments=tuple(repo.tournaments_with_format(tx, format_id)),
+                      created_at=stored.created_at, created_by=stored.created_by)
+
+
+def format_view(db: Database, format_id: int) -> FormatView:
+    """The format with its ban lists (which one is in force today) and starter decks."""
+    with reading(db) as tx:
+        return format_view_in(tx, format_id)
+
+
+def format_changes(db: Database, format_id: int, *, limit: int = 100) -> list[AuditEntry]:
+    """The format's changes from the audit log, the newest first."""
+    with reading(db) as tx:
+        stored_format(tx, format_id)
+        return repo.format_changes(tx, format_id, limit=limit)
+
+
+def format_list(db: Database) -> list[FormatSummary]:
+    """Every format, by name, with today's ban list size and its starter decks."""
+    with reading(db) as tx:
+        stored = repo.all_formats(tx)
+        ids = [f.id for f in stored]
+        bans, starters = repo.ban_lists_of(tx, ids), repo.starter_decks_of(tx, ids)
+    day = today()
+    found = []
+    for one in stored:
+        fmt = domain_format(one, bans, starters)
+        current = fmt.ban_list_on(day)
+        found.append(FormatSummary(id=one.id, name=one.name, starter=one.starter,
+                                   editions=one.editions,
+                                   banned_today=len(current.cards) if current else 0,
+                                   starter_decks=len(fmt.starter_decks)))
+    return found

@@ -17,8 +17,9 @@ from typing import Any
 from sqlalchemy import RowMapping, delete, func, insert, select, update
 
 from turnir.domain.decks import DeckList
+from turnir.storage.audit import AuditEntry, entry_from_row
 from turnir.storage.database import Tx
-from turnir.storage.tables import rounds
+from turnir.storage.tables import audit_log, rounds
 from turnir.storage.tables_decks import ban_lists, deck_formats, starter_decks, tournament_decks
 
 
@@ -251,3 +252,12 @@ def tournaments_with_format(conn: Tx, format_id: int) -> list[int]:
                          .where(tournament_decks.c.format_id == format_id)
                          .order_by(tournament_decks.c.tournament_id))
     return [int(tid) for tid in found.scalars()]
+
+
+def format_changes(conn: Tx, format_id: int, *, limit: int = 100) -> list[AuditEntry]:
+    """The format's audit entries (site-wide: no tournament), the newest first."""
+    rows = conn.execute(select(audit_log).where(
+        audit_log.c.tournament_id.is_(None), audit_log.c.entity == "deck_format",
+        audit_log.c.entity_id == str(format_id)).order_by(audit_log.c.id.desc()).limit(limit)
+    ).mappings()
+    return [entry_from_row(row) for row in rows]
