@@ -65,6 +65,16 @@ class TechnicalResult:
     """E.g. "technical win for player A: 14 crystals against 11 (margin 1)"."""
 
 
+def technical_winner(total_a: int, total_b: int, *,
+                     margin: int = DEFAULT_TECHNICAL_MARGIN) -> Side | None:
+    """Who wins by crystal count (S-8): the larger total when it is ahead by at least
+    ``margin``; ``None`` is a technical draw."""
+    if margin < 1:
+        raise UserError("the technical win margin is at least 1 crystal", code="bad_margin")
+    diff = total_a - total_b
+    return None if abs(diff) < margin else (Side.A if diff > 0 else Side.B)
+
+
 def technical_result(
     a: CrystalCount, b: CrystalCount, *, judge: Judge, margin: int = DEFAULT_TECHNICAL_MARGIN
 ) -> TechnicalResult:
@@ -73,10 +83,7 @@ def technical_result(
         raise UserError("{name} is not the head judge; only the head judge records a "
                         "technical result (S-8, 002 604.2)", code="not_head_judge",
                         name=judge.name)
-    if margin < 1:
-        raise UserError("the technical win margin is at least 1 crystal", code="bad_margin")
-    diff = a.total - b.total
-    winner = None if abs(diff) < margin else (Side.A if diff > 0 else Side.B)
+    winner = technical_winner(a.total, b.total, margin=margin)
     counts = Text(f"{a.total} кристаллов против {b.total} (порог {margin})",
                   f"{a.total} crystals against {b.total} (margin {margin})")
     if winner is None:
