@@ -10,9 +10,9 @@ Terms (Russian in brackets):
   format allows a card when any of its editions is allowed;
 - *horde* (Орда): the feature that lifts the copy limit from 3 to 5 (C-1);
 - *card key* (ключ карты): what names are compared by: case-folded, ё read as е, every run of
-  whitespace one space, dashes and quotes unified, and the Latin letters that look like
-  Cyrillic ones (a, c, e, o, p, x, y, k, m, t, b, h) read as those, so "Гоблин-cапёр" typed with
-  a Latin "c" finds "Гоблин-сапер";
+  whitespace one space (none around a dash), dashes and quotes unified, and the Latin letters
+  that look like Cyrillic ones (a, c, e, o, p, x, y, k, m, t, b, h) read as those, so
+  "Гоблин-cапёр" typed with a Latin "c" finds "Гоблин-сапер";
 - *suggestion* (похожее название): when a name is not found, the closest names in the
   catalogue by edit similarity (rapidfuzz), best first.
 
@@ -30,7 +30,7 @@ from enum import StrEnum
 
 from rapidfuzz import fuzz, process
 
-from turnir.errors import UserError
+from turnir.errors import Term, UserError
 
 
 class Crystal(StrEnum):
@@ -42,9 +42,6 @@ class Crystal(StrEnum):
     """Серебряный кристалл."""
 
 
-HORDE_KEYS = frozenset({"орда", "horde"})
-"""The feature that allows 5 copies instead of 3 (C-1), as card keys."""
-
 _LOOK_ALIKES = str.maketrans({
     "a": "а", "c": "с", "e": "е", "o": "о", "p": "р", "x": "х", "y": "у", "k": "к", "m": "м",
     "t": "т", "b": "в", "h": "н", "ё": "е", "ѐ": "е",
@@ -55,6 +52,7 @@ _LOOK_ALIKES = str.maketrans({
 are the capitals В and Н folded), ё as е, dashes and quotes unified."""
 
 _SPACES = re.compile(r"\s+")
+_DASH_SPACES = re.compile(r" ?- ?")
 
 MAX_NAME = 200
 """The longest card name, edition or alias (a column length)."""
@@ -63,7 +61,12 @@ MAX_NAME = 200
 def card_key(value: str) -> str:
     """What card names are compared by (see the module docstring)."""
     text = unicodedata.normalize("NFKC", value).casefold().translate(_LOOK_ALIKES)
-    return _SPACES.sub(" ", text).strip()
+    return _DASH_SPACES.sub("-", _SPACES.sub(" ", text)).strip()
+
+
+HORDE_KEYS = frozenset(card_key(word) for word in ("Орда", "Horde"))
+"""The feature that allows 5 copies instead of 3 (C-1), as card keys (the Latin "Horde" has
+look-alike letters too, so it is keyed like any name)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +198,7 @@ class CardCatalogue:
 
 def check_card(card: Card) -> Card:
     """``card`` when its fields are in bounds, else a ``UserError`` naming the field."""
-    for label, value in (("name", card.name), ("edition", card.edition)):
+    for label, value in ((Term("the card's name"), card.name), (Term("edition"), card.edition)):
         if not value.strip():
             raise UserError("a card has no {field}", code="bad_card", field=label)
     for value in (card.name, card.edition, card.number, card.rarity, card.element, card.type,
