@@ -8,6 +8,8 @@
   judge counted. The head judge plays when an entry has the head judge's person or name.
   Checked when a player registers (all registered players counted) and when round 1 starts
   (players still in counted).
+- C-2: an online starter constructed tournament takes only characters under 18 game years
+  (``turnir.services.game_age``), checked when a player registers.
 
 The checks run inside the registering transaction after the new entries are written, so a
 refusal leaves the database unchanged.
@@ -21,6 +23,7 @@ from datetime import date
 from turnir.domain.penalties import check_head_judge_may_play, check_may_register
 from turnir.errors import Term, UserError
 from turnir.services.common import Tx
+from turnir.services.game_age import check_entry_ages
 from turnir.services.judging import head_judge, level_of, today
 from turnir.storage import players_repo, staff_rows
 from turnir.storage.mappers import tournament_row
@@ -45,6 +48,7 @@ def check_registration(tx: Tx, tournament_id: int, numbers: Sequence[int], *,
                                 reason=error) from None
     _check_head_judge(tx, tournament_id, participants=players_repo.count_entries(
         tx, tournament_id), when=Term("registering"))
+    check_entry_ages(tx, tournament_id, numbers)  # C-2: online starter, under 18 game years
 
 
 def check_head_judge_at_start(tx: Tx, tournament_id: int) -> None:
