@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from importlib import resources
 
 from turnir.domain.accounts import AccountRole
-from turnir.domain.cards import Card, CardCatalogue
-from turnir.errors import ForbiddenError, UserError
+from turnir.domain.cards import Card, CardCatalogue, card_key
+from turnir.errors import ForbiddenError, NotFoundError, UserError
 from turnir.formats.cards_file import read_cards_bytes
 from turnir.services.common import Database, Tx, changing, reading
 from turnir.storage import cards_repo
@@ -86,6 +86,48 @@ def search_cards(db: Database, query: str, *, limit: int = 20) -> list[Card]:
     if not text:
         return []
     return card_catalogue(db).search(text, limit=max(1, min(limit, MAX_LIMIT)))
+
+
+def find_card(db: Database, name: str, *, edition: str | None = None) -> Card:
+    """The card called ``name`` (in ``edition`` when given); else a ``NotFoundError`` naming
+    the closest names."""
+    text = name.strip()[:MAX_QUERY]
+    catalogue = card_catalogue(db)
+    found = catalogue.find(text, edition.strip()[:MAX_QUERY] if edition else None)
+    if found is not None:
+        return found
+    if edition and catalogue.find(text) is not None:
+        raise NotFoundError("the card {name!r} is not printed in the edition {edition!r}",
+                            code="unknown_card", name=text, edition=edition)
+    close = [s.name for s in catalogue.suggest(text)]
+    if close:
+        raise NotFoundError("no card {name!r} in the catalogue; did you mean {suggestions}?",
+                            code="unknown_card", name=text,
+                            suggestions=", ".join(f"«{n}»" for n in close))
+    raise NotFoundError("no card {name!r} in the catalogue", code="unknown_card", name=text)
+
+
+def list_cards(db: Database, *, edition: str | None = None) -> list[Card]:
+    """Every card (of ``edition`` when given), by edition as first seen, then name."""
+    catalogue = card_catalogue(db)
+    wanted = card_key(edition) if edition else None
+    editions = {key: index for index, key in
+                enumerate(dict.fromkeys(card_key(e) for e in catalogue.editions()))}
+    if wanted is not None and wanted not in editions:
+        raise NotFoundError("no edition {edition!r} in the catalogue (editions: {known})",
+                            code="unknown_edition", edition=edition,
+                            known=", ".join(catalogue.editions()) or "—")
+    chosen = [card for card in catalogue.cards
+              if wanted is None or card_key(card.edition) == wanted]
+    return sorted(chosen, key=lambda card: (editions[card_key(card.edition)], card.key))
+
+
+def card_json(card: Card) -> dict[str, object]:
+    """A card as the API and ``turnir cards … --json`` give it."""
+    return {"name": card.name, "edition": card.edition, "number": card.number,
+            "rarity": card.rarity, "element": card.element, "cost": card.cost,
+            "crystal": card.crystal.value, "type": card.type, "features": list(card.features),
+            "unique": card.unique, "horde": card.horde, "aliases": list(card.aliases)}
 
 
 # ----- changing it ----------------------------------------------------------------------------
