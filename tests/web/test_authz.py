@@ -117,6 +117,9 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", f"{T}/standings/export"): ALL, ("GET", f"{T}/places/export"): ALL,
     ("GET", f"{A}/standings/export"): ALL, ("GET", f"{A}/final-places/export"): ALL,
     ("GET", f"{T}/projector"): ALL,  # the projector view (issue 12), public like the pairings
+    # the deck API (issue 13): the player or the tournament's staff, the check public
+    ("GET", f"{A}/decks"): JUDGES, ("GET", f"{A}/decks/{{number}}"): SIGNED_IN,
+    ("PUT", f"{A}/decks/{{number}}"): SIGNED_IN, ("POST", "/api/v1/deck-check"): ALL,
 }
 """Who may use each route; a role of the staff (organizer, head judge, floor judge) is a role in
 the tournament of the URL (issue 10 item 1)."""
@@ -135,6 +138,8 @@ API_BODIES = {
     f"{A}/staff": {"login": "extra", "role": "floor_judge"},
     f"{A}/rating/terms": {"professional_k": "1.4"}, f"{A}/rating/submit": {"confirm": True},
     f"{A}/rating/correction": {"confirm": True},
+    f"{A}/decks/{{number}}": {"text": "3 Карта"},
+    "/api/v1/deck-check": {"text": "3 Карта", "format_id": 1},
 }
 FORMS = {
     "/login": {"login": "nobody", "password": "wrong password"},

@@ -312,6 +312,7 @@ def _mount_commands() -> None:
         ("rating", "rating", "rating_app", "The rating database: submit tournaments, "
          "histories, the leaderboard, import and export."),
         ("user", "users", "user_app", "Web accounts: organizers, judges, players."),
+        ("deck", "decks", "deck_app", "Deck lists: check, register, show, list."),
         ("cards", "cards", "cards_app", "The card catalogue: import, find, list, sample."),
     ):
         lazy_group(name, f"turnir.cli.{module}", attribute, help)

@@ -16,6 +16,7 @@ names the file.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import PurePath
 
@@ -64,6 +65,14 @@ def _line(cells: Sequence[str], columns: dict[str, int]) -> str:
     return f"{text} [{edition}]" if edition else text
 
 
+def _split(cells: tuple[str, ...]) -> tuple[str, ...]:
+    """A row read as one value that holds ``;`` or tabs (the separator was not recognised:
+    rows of different lengths) split on them."""
+    if len(cells) == 1 and re.search(r"[;\t]", cells[0]):
+        return tuple(cell.strip() for cell in re.split(r"[;\t]", cells[0]))
+    return cells
+
+
 def rows_to_text(rows: Sequence[Row]) -> str:
     """The deck list of a table's rows (see the module docstring)."""
     columns = {"count": 0, "name": 1, "edition": 2}
@@ -72,7 +81,7 @@ def rows_to_text(rows: Sequence[Row]) -> str:
         if index == 0 and (heading := _columns(row)) is not None:
             columns = heading
             continue
-        cells = row.cells
+        cells = _split(row.cells)
         if len(cells) == 1:
             lines.append(cells[0])
         elif columns["name"] == 1 and not cells[0].isdigit() and cells[1].isdigit():

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from turnir.domain.cards import CardCatalogue
+from turnir.domain.cards import CardCatalogue, card_key
 from turnir.domain.decks import (
     MAX_LINES as MAX_LINES,
 )
@@ -44,10 +44,17 @@ from turnir.domain.decks import (
     parse_deck,
 )
 from turnir.domain.model import Status
-from turnir.errors import ConflictError, ForbiddenError, Term, UserError
+from turnir.errors import ConflictError, ForbiddenError, NotFoundError, Term, UserError
+from turnir.i18n import error_text
 from turnir.services.cards import card_catalogue
 from turnir.services.common import Database, Tx, changing, reading, refuse_when_finished
-from turnir.services.deck_formats import deck_format, today, tournament_format_in
+from turnir.services.deck_formats import (
+    FormatInfo,
+    deck_format,
+    format_choices,
+    today,
+    tournament_format_in,
+)
 from turnir.services.judges import staff_roles_in
 from turnir.services.reports import player_numbers
 from turnir.storage import accounts_repo, decks_repo, players_repo
@@ -140,6 +147,26 @@ def check_deck_text(db: Database, *, text: str, format_id: int,
     return _checked(text, card_catalogue(db), fmt, on or today())[1]
 
 
+def problem_record(problem: DeckProblem, locale: str) -> dict[str, Any]:
+    """A problem as JSON (the API, ``turnir deck … --json``), its message in ``locale``."""
+    return {"kind": problem.kind.value, "rule": problem.rule, "card": problem.card,
+            "line": problem.line, "message": error_text(problem.error, locale),
+            "suggestions": list(problem.suggestions)}
+
+
+def find_format(db: Database, name: str) -> FormatInfo:
+    """The format called ``name`` (case, ё/е and spaces ignored), or its number."""
+    choices = format_choices(db)
+    wanted = card_key(name)
+    found = next((f for f in choices if card_key(f.name) == wanted
+                  or name.strip() == str(f.id)), None)
+    if found is None:
+        raise NotFoundError("no deck format {name!r}; the formats are: {names}",
+                            code="unknown_format", name=name.strip()[:100],
+                            names=", ".join(f.name for f in choices) or Term("none"))
+    return found
+
+
 # ----- who may see and change a deck -----------------------------------------------------
 
 
@@ -194,8 +221,8 @@ def register_deck(db: Database, tournament_id: int, number: int | str, *, text: 
         row = tournament_row(tx, tournament_id)
         refuse_when_finished(row)
         entry = players_repo.entry(tx, tournament_id, number)
-        context = _context(tx, tournament_id)
         staff = _refuse_stranger(tx, tournament_id, entry.number, account_id)
+        context = _context(tx, tournament_id)
         locked = decks_locked(tx, tournament_id)
         if locked and not staff:
             raise ConflictError("the deck is locked: round 1 is paired; ask a judge",

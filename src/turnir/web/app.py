@@ -29,6 +29,7 @@ from turnir.web import (
     api,
     audit_pages,
     auth,
+    decks_api,
     errors,
     exports,
     form_once,
@@ -112,7 +113,8 @@ def create_app(settings: WebSettings, *, db: Database,
                staff_pages.router, rulings_pages.router,
                player_pages.router, players_pages.router,
                exports.router, exports.api_router, projector.router, api.router,
-               rating_admin_pages.router, ratings_api.router]
+               rating_admin_pages.router, ratings_api.router,
+               decks_api.router]
     for router in routers:
         app.include_router(router)
     app.state.routers = routers

@@ -62,6 +62,8 @@ ACTIONS = {
     "rating.terms": N_("Rating terms set"),
     "rating.submit": N_("Submitted to the rating database"),
     "rating.correct": N_("Rating submission corrected"),
+    "deck.register": N_("Deck registered"),
+    "deck.judge_change": N_("Deck changed by a judge"),
 }
 """Every action the log knows, in words (``services.*``: ``change.log(…, action, …)``)."""
 
@@ -282,9 +284,34 @@ def _staff(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any
     return f"{name} ({w.gettext(role)})" if role and name else name
 
 
+def _deck_counts(data: dict[str, Any]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for line in data.get("lines") or ():
+        if isinstance(line, dict):
+            name = str(line.get("name") or "")
+            counts[name] = counts.get(name, 0) + int(line.get("count") or 0)
+    return counts
+
+
+def _deck(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
+    """Issue 13: "Player (#3): 35 cards; +1 Card, −2 Other; the deck breaks a rule"."""
+    number = int(e.entity_id) if e.entity_id.isdigit() else None
+    text = w.t(N_("%(player)s: %(n)s cards"), player=w.player(number), n=after.get("total"))
+    if before:
+        old, new = _deck_counts(before), _deck_counts(after)
+        moved = [f"{'+' if new.get(n, 0) > old.get(n, 0) else '−'}"
+                 f"{abs(new.get(n, 0) - old.get(n, 0))} {n}"
+                 for n in sorted(set(old) | set(new)) if new.get(n, 0) != old.get(n, 0)]
+        if moved:
+            text += "; " + ", ".join(moved)
+    if after and not after.get("valid"):
+        text += "; " + w.gettext(N_("the deck breaks a rule"))
+    return text
+
+
 _DESCRIBE: dict[str, Describe] = {
     "result": _result, "report": _report, "player": _player, "round": _round,
     "tournament": _tournament, "penalty": _penalty, "suspension": _penalty,
-    "catalogue": _penalty, "judge": _staff,
+    "catalogue": _penalty, "judge": _staff, "deck.register": _deck, "deck.judge_change": _deck,
 }
 """By action, else by its first word; anything else: its round and table."""
