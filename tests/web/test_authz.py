@@ -117,6 +117,11 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", f"{T}/standings/export"): ALL, ("GET", f"{T}/places/export"): ALL,
     ("GET", f"{A}/standings/export"): ALL, ("GET", f"{A}/final-places/export"): ALL,
     ("GET", f"{T}/projector"): ALL,  # the projector view (issue 12), public like the pairings
+    # the deck pages (issue 13): the player's own deck, a judge's change, the sheet, the check
+    ("GET", f"{T}/deck"): PLAYERS, ("POST", f"{T}/deck"): PLAYERS,
+    ("GET", f"{T}/decks/{{number}}/edit"): JUDGES, ("POST", f"{T}/decks/{{number}}/edit"): JUDGES,
+    ("GET", f"{T}/decks/{{number}}/print"): SIGNED_IN, ("GET", f"{T}/deck-sheet"): ALL,
+    ("GET", "/deck-check"): ALL, ("POST", "/deck-check"): ALL,
     # the deck API (issue 13): the player or the tournament's staff, the check public
     ("GET", f"{A}/decks"): JUDGES, ("GET", f"{A}/decks/{{number}}"): SIGNED_IN,
     ("PUT", f"{A}/decks/{{number}}"): SIGNED_IN, ("POST", "/api/v1/deck-check"): ALL,

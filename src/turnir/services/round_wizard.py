@@ -15,6 +15,8 @@ from turnir.domain.model import StaffRole, Stage, Status
 from turnir.domain.tournament import Phase, Tournament
 from turnir.errors import ConflictError
 from turnir.services.common import Database, TournamentInfo, reading, tournament_info
+from turnir.services.deck_formats import tournament_format_in
+from turnir.services.decks import list_decks
 from turnir.services.judges import list_judges
 from turnir.services.players import list_players_in
 from turnir.services.round_clock import (
@@ -74,6 +76,11 @@ class Wizard:
     """The current round's clock."""
     head_judge: bool
     """The tournament has a head judge (rating it needs one)."""
+    deck_format: str | None = None
+    """The tournament's deck format (issue 13), ``None`` when it takes no decks."""
+    no_legal_deck: tuple[tuple[int, str], ...] = ()
+    """Before round 1 of a tournament with a deck format: the players (number, name) still in
+    without a legal deck (a warning: pairing is allowed all the same)."""
 
 
 def _step(info: TournamentInfo, t: Tournament) -> Step:
@@ -98,6 +105,7 @@ def round_wizard(db: Database, tournament_id: int) -> Wizard:
         t = load_tournament(tx, tournament_id)
         players = list_players_in(tx, tournament_id)
         minutes = clock_repo.clock_minutes(tx, tournament_id)
+        decks = tournament_format_in(tx, tournament_id)
     current = t.current_round
     started = info.status is Status.REGISTRATION and any(p.checked_in for p in players)
     unchecked = tuple(p.name for p in players
@@ -116,7 +124,17 @@ def round_wizard(db: Database, tournament_id: int) -> Wizard:
         clock_minutes=minutes,
         timer=None if current is None else round_timer(db, tournament_id, current.number),
         head_judge=any(j.role is StaffRole.HEAD_JUDGE for j in list_judges(db, tournament_id)),
+        deck_format=None if decks is None else decks.format.name,
+        no_legal_deck=_no_legal_deck(db, tournament_id) if decks and current is None else (),
     )
+
+
+def _no_legal_deck(db: Database, tournament_id: int) -> tuple[tuple[int, str], ...]:
+    """The players still in whose deck is missing or breaks a rule (C-1, C-2), checked now;
+    read as the local operator (the wizard is the organizer's)."""
+    return tuple((deck.number, deck.player) for deck in list_decks(db, tournament_id,
+                                                                   account_id=None)
+                 if not deck.dropped and not deck.valid)
 
 
 def _current(db: Database, tournament_id: int) -> int:

@@ -29,6 +29,7 @@ from turnir.web import (
     api,
     audit_pages,
     auth,
+    deck_pages,
     decks_api,
     errors,
     exports,
@@ -114,6 +115,7 @@ def create_app(settings: WebSettings, *, db: Database,
                player_pages.router, players_pages.router,
                exports.router, exports.api_router, projector.router, api.router,
                rating_admin_pages.router, ratings_api.router,
+               deck_pages.router,
                decks_api.router]
     for router in routers:
         app.include_router(router)
