@@ -313,6 +313,8 @@ def _mount_commands() -> None:
          "histories, the leaderboard, import and export."),
         ("user", "users", "user_app", "Web accounts: organizers, judges, players."),
         ("deck", "decks", "deck_app", "Deck lists: check, register, show, list."),
+        ("format", "formats", "format_app", "Constructed formats: ban lists, starter decks, a "
+         "tournament's format."),
         ("cards", "cards", "cards_app", "The card catalogue: import, find, list, sample."),
     ):
         lazy_group(name, f"turnir.cli.{module}", attribute, help)

@@ -107,6 +107,19 @@ def as_utc(moment: datetime) -> datetime:
     return aware.astimezone(UTC)
 
 
+def parse_start(text: str) -> datetime | None:
+    """A planned start given as ISO text ("2026-12-05T15:15", a zone optional: Moscow time
+    without one); ``None`` for an empty text."""
+    given = text.strip()[:40]
+    if not given:
+        return None
+    try:
+        return as_utc(datetime.fromisoformat(given.replace(" ", "T", 1)))
+    except ValueError:
+        raise UserError("{text!r} is not a date and time (YYYY-MM-DDTHH:MM)",
+                        code="bad_start", text=given) from None
+
+
 def domain_format(stored: StoredFormat, bans: list[repo.StoredBanList],
                   starters: list[repo.StoredStarterDeck]) -> DeckFormat:
     """The domain value of a stored format with its ban lists and starter decks."""
