@@ -312,6 +312,7 @@ def _mount_commands() -> None:
         ("rating", "rating", "rating_app", "The rating database: submit tournaments, "
          "histories, the leaderboard, import and export."),
         ("user", "users", "user_app", "Web accounts: organizers, judges, players."),
+        ("schedule", "schedule", "schedule_app", "Recurring tournaments: add, list, run."),
         ("deck", "decks", "deck_app", "Deck lists: check, register, show, list."),
         ("format", "formats", "format_app", "Constructed formats: ban lists, starter decks, a "
          "tournament's format."),
