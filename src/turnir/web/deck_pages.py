@@ -124,9 +124,13 @@ def _deck_page(request: Request, view: DeckView, *, tid: int, editing: bool, q: 
                saved: bool) -> HTMLResponse:
     locale = get_visitor(request).locale
     action = f"/t/{tid}/decks/{view.number}/edit" if editing else f"/t/{tid}/deck"
-    return render(request, "deck.html", tid=tid, tab="deck", view=view, editing=editing,
-                  title=view.player, action=action, problems=problem_rows(view.problems, locale),
-                  q=q, found=_found(request, q), saved=saved, max_text=MAX_TEXT)
+    found = tournament_format(get_state(request).db, tid) if view.can_change else None
+    starters = found.format.starter_decks if found is not None and found.starter else ()
+    return render(request, "deck.html", tid=tid, tab="decks" if editing else "deck", view=view,
+                  editing=editing, title=view.player, action=action,
+                  problems=problem_rows(view.problems, locale), q=q, found=_found(request, q),
+                  saved=saved, max_text=MAX_TEXT, starters=starters,
+                  editions=any(line.edition for line in view.lines))
 
 
 def _own_number(state: StateDep, visitor: VisitorDep, tid: int) -> int:
