@@ -180,3 +180,16 @@ def test_a_card_in_bounds_passes() -> None:
     edge = Card("я" * MAX_NAME, "Выпуск", cost=99)
     assert check_card(edge) is edge
     assert check_card(Card("Имя", "Выпуск", cost=0)).cost == 0
+
+
+def test_suggestions_do_not_depend_on_the_narrowed_letters() -> None:
+    """The fast pass compares letters narrowed to one byte; a letter no card has (é, a CJK
+    letter) still counts as a difference, and a catalogue of many scripts is compared as is."""
+    plain = catalogue_of([HOBGOBLIN, CRUSHER, Card("Café", "Выпуск")])
+    assert plain.suggest("Cafë")[0].name == "Café"  # ë is in no key: one letter differs
+    assert plain.suggest("Хобгоблинé")[0].name == "Хобгоблин"
+    assert plain.suggest("Хобгоблин語")[0].name == "Хобгоблин"
+    many = [Card(f"Карта {chr(0x4E00 + n)}{chr(0x4E00 + n + 200)}", "Выпуск") for n in range(80)]
+    wide = catalogue_of([HOBGOBLIN, *many])
+    assert wide.suggest("Хобгоблен")[0].name == "Хобгоблин"
+    assert wide.suggest(f"Карта {chr(0x4E00 + 7)}")[0].name.startswith(f"Карта {chr(0x4E07)}")

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from turnir.domain.cards import MAX_NAME, Card, CardCatalogue, card_key
@@ -160,14 +161,12 @@ def parse_deck(text: str) -> tuple[DeckList, list[DeckProblem]]:
                         limit=MAX_TEXT)
     lines: list[DeckLine] = []
     problems: list[DeckProblem] = []
-    raw_lines = text.splitlines()
-    if sum(1 for raw in raw_lines if not _skipped(raw.strip())) > MAX_LINES:
+    read = [(number, stripped) for number, stripped in enumerate(
+        (raw.strip() for raw in text.splitlines()), start=1) if not _skipped(stripped)]
+    if len(read) > MAX_LINES:
         raise UserError("the deck list has more than {limit} lines", code="bad_deck",
                         limit=MAX_LINES)
-    for number, raw in enumerate(raw_lines, start=1):
-        stripped = raw.strip()
-        if _skipped(stripped):
-            continue
+    for number, stripped in read:
         parsed = _split_line(stripped)
         if parsed is None or not 1 <= parsed[0] <= MAX_COUNT or len(parsed[1]) > MAX_NAME \
                 or len(parsed[2] or "") > MAX_NAME:
@@ -223,7 +222,11 @@ class DeckFormat:
         return max(in_force, key=lambda ban: ban.effective) if in_force else None
 
     def allows_edition(self, edition: str) -> bool:
-        return not self.editions or card_key(edition) in {card_key(e) for e in self.editions}
+        return not self.editions or card_key(edition) in self._edition_keys
+
+    @cached_property
+    def _edition_keys(self) -> frozenset[str]:
+        return frozenset(card_key(e) for e in self.editions)
 
 
 @dataclass(frozen=True)
