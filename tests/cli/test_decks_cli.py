@@ -8,25 +8,17 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
+from tests.cli.test_db_cli import run
 from tests.services.test_decks import BANNED, CARDS, LEGAL, constructed, seed_catalogue
-from turnir.cli.main import app
 from turnir.services.queries import audit_log
 from turnir.services.rounds import start_round
 from turnir.storage.database import Database
-
-runner = CliRunner()
 
 
 @pytest.fixture
 def env(database_url: str) -> dict[str, str]:
     return {"TURNIR_DATABASE_URL": database_url, "TURNIR_ACTOR": "Судья Тест"}
-
-
-def run(env: dict[str, str], *args: object) -> tuple[int, str]:
-    result = runner.invoke(app, [str(a) for a in args], env=env)
-    return result.exit_code, result.output
 
 
 def deck_file(tmp_path: Path, text: str, name: str = "deck.txt") -> Path:

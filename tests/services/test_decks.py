@@ -12,12 +12,11 @@ import pytest
 from tests.services.builders import ORGANIZER, event, play_round
 from tests.services.test_reports import players
 from turnir.domain.decks import ProblemKind
-from turnir.domain.model import StaffRole
+from turnir.domain.model import StaffRole, Status
 from turnir.errors import ConflictError, ForbiddenError, UserError
 from turnir.i18n import error_text
-from turnir.services.accounts import AccountRole, create_account, make_hasher
+from turnir.services.accounts import AccountRole, create_account, find_account, make_hasher
 from turnir.services.cards import import_cards
-from turnir.services.common import changing
 from turnir.services.deck_formats import set_tournament_format
 from turnir.services.decks import (
     check_deck_text,
@@ -28,11 +27,13 @@ from turnir.services.decks import (
     list_decks,
     register_deck,
 )
-from turnir.services.judges import add_judge
+from turnir.services.demo import DEMO_FINISHED, DEMO_NAME, seed_accounts, seed_tournaments
+from turnir.services.demo_decks import DEMO_CONSTRUCTED, DEMO_STARTER
+from turnir.services.format_edits import create_format, find_format, set_ban_list
+from turnir.services.judges import add_judge, staff_role
 from turnir.services.queries import audit_log
 from turnir.services.rounds import start_round
-from turnir.services.tournaments import create_tournament, finish_tournament
-from turnir.storage import formats_repo
+from turnir.services.tournaments import create_tournament, finish_tournament, list_tournaments
 from turnir.storage.database import Database
 
 EDITION = "Пробный выпуск"
@@ -55,13 +56,9 @@ def seed_catalogue(db: Database) -> int:
     """The test catalogue and the format «Тестовый» banning one card; the format's id."""
     import_cards(db, actor=ORGANIZER, account_id=None, data=CATALOGUE.encode(),
                  filename="cards.csv")
-    with changing(db, None, ORGANIZER) as change:
-        format_id = formats_repo.insert_format(change.conn, {
-            "name": "Тестовый", "name_key": "тестовый", "editions": [], "min_cards": 30,
-            "max_cards": 50, "max_copies": 3, "max_horde_copies": 5, "starter": False,
-        }, at=change.at, by=ORGANIZER)
-        formats_repo.put_ban_list(change.conn, format_id, BAN_DAY, [BANNED], at=change.at,
-                                  by=ORGANIZER)
+    format_id = create_format(db, actor=ORGANIZER, account_id=None, name="Тестовый").id
+    set_ban_list(db, format_id, actor=ORGANIZER, account_id=None, effective=BAN_DAY,
+                 cards=[BANNED])
     return format_id
 
 
@@ -211,11 +208,9 @@ def test_no_format_and_a_finished_tournament_refuse_decks(db: Database) -> None:
 def constructed_again(db: Database) -> tuple[int, int]:
     """A second constructed tournament on the catalogue and format already seeded."""
     tid = event(db, 4, name="Второй турнир")
-    with db.read() as tx:
-        format_id = formats_repo.format_by_key(tx, "тестовый")
-    assert format_id is not None
-    set_tournament_format(db, tid, actor=ORGANIZER, account_id=None, format_id=format_id.id)
-    return tid, format_id.id
+    format_id = find_format(db, "тестовый")
+    set_tournament_format(db, tid, actor=ORGANIZER, account_id=None, format_id=format_id)
+    return tid, format_id
 
 
 def test_a_text_too_long_is_refused_before_anything_changes(db: Database) -> None:
@@ -225,3 +220,25 @@ def test_a_text_too_long_is_refused_before_anything_changes(db: Database) -> Non
                       account_id=None)
     assert refused.value.code == "bad_deck"
     assert audit_log(db, tid, action="deck") == []
+
+
+def test_the_demo_has_a_constructed_tournament_to_try_deck_registration(db: Database) -> None:
+    running = seed_tournaments(db)
+    logins = {d.login for d in seed_accounts(db, running, make_hasher(fast=True))}
+    seed_accounts(db, running, make_hasher(fast=True))  # a second start adds nothing
+    ids = {t.name: t for t in list_tournaments(db)}
+    assert {DEMO_NAME, DEMO_FINISHED, DEMO_CONSTRUCTED, DEMO_STARTER} <= set(ids)
+    assert len(ids) == 4 and ids[DEMO_STARTER].status is Status.FINISHED
+    constructed_id = ids[DEMO_CONSTRUCTED].id
+    decks = list_decks(db, constructed_id, account_id=None)
+    assert [d.registered for d in decks] == [True] * 8 + [False]
+    assert [d.number for d in decks if d.registered and not d.valid] == [4]
+    player = find_account(db, "player1")
+    assert "player1" in logins and player is not None
+    mine = deck_view(db, constructed_id, 9, account_id=player.id)
+    assert not mine.registered and mine.can_change
+    floor = find_account(db, "floor")
+    assert floor is not None
+    assert staff_role(db, constructed_id, floor.id) is StaffRole.FLOOR_JUDGE
+    kinds = [p.kind for p in deck_view(db, constructed_id, 4, account_id=floor.id).problems]
+    assert kinds == [ProblemKind.COPIES, ProblemKind.BANNED]

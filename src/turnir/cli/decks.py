@@ -107,11 +107,11 @@ def check(
     as_json: JsonOption = False,
 ) -> None:
     """Check a deck file against a format (no tournament): exit code 2 when it breaks a rule."""
-    from turnir.services.decks import check_deck_text, find_format
+    from turnir.services.decks import check_deck_text, format_named
 
     text = _read(file)
     with database() as db:
-        chosen = find_format(db, format)
+        chosen = format_named(db, format)
         found = check_deck_text(db, text=text, format_id=chosen.id)
 
     def render(result: DeckCheck) -> None:

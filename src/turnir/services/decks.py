@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from turnir.domain.cards import CardCatalogue, card_key
+from turnir.domain.cards import CardCatalogue
 from turnir.domain.decks import (
     MAX_LINES as MAX_LINES,
 )
@@ -55,6 +55,7 @@ from turnir.services.deck_formats import (
     today,
     tournament_format_in,
 )
+from turnir.services.format_edits import find_format
 from turnir.services.judges import staff_roles_in
 from turnir.services.reports import player_numbers
 from turnir.storage import accounts_repo, decks_repo, players_repo
@@ -154,17 +155,17 @@ def problem_record(problem: DeckProblem, locale: str) -> dict[str, Any]:
             "suggestions": list(problem.suggestions)}
 
 
-def find_format(db: Database, name: str) -> FormatInfo:
-    """The format called ``name`` (case, ё/е and spaces ignored), or its number."""
+def format_named(db: Database, name: str) -> FormatInfo:
+    """The format called ``name`` (``format_edits.find_format``: its name compared by key, or
+    its number); an unknown one is refused naming the formats there are."""
     choices = format_choices(db)
-    wanted = card_key(name)
-    found = next((f for f in choices if card_key(f.name) == wanted
-                  or name.strip() == str(f.id)), None)
-    if found is None:
+    try:
+        format_id = find_format(db, name)
+    except UserError:
         raise NotFoundError("no deck format {name!r}; the formats are: {names}",
                             code="unknown_format", name=name.strip()[:100],
-                            names=", ".join(f.name for f in choices) or Term("none"))
-    return found
+                            names=", ".join(f.name for f in choices) or Term("none")) from None
+    return next(f for f in choices if f.id == format_id)
 
 
 # ----- who may see and change a deck -----------------------------------------------------

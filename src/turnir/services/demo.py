@@ -123,6 +123,9 @@ def seed_accounts(db: Database, tid: int, hasher: PasswordHasher) -> list[DemoLo
             role = found.role
         logins.append(DemoLogin(login, password, name, role))
     _give_roles(db)
+    from turnir.services.demo_decks import seed_constructed_demo  # issue 13: after the logins
+
+    seed_constructed_demo(db, tid)
     return logins
 
 

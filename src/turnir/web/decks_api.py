@@ -115,25 +115,6 @@ class DeckOut(DeckCheckOut):
         return cls(**values)
 
 
-class DeckSummaryOut(BaseModel):
-    number: int
-    player: str
-    dropped: bool
-    registered: bool
-    total: int
-    valid: bool
-    problems: int
-    updated_at: datetime | None
-    updated_by: str
-
-    @classmethod
-    def of(cls, summary: DeckSummary) -> DeckSummaryOut:
-        return cls(number=summary.number, player=summary.player, dropped=summary.dropped,
-                   registered=summary.registered, total=summary.total, valid=summary.valid,
-                   problems=summary.problems, updated_at=summary.updated_at,
-                   updated_by=summary.updated_by)
-
-
 @route("POST", "/deck-check", EVERYONE, codes=(404,), response_model=DeckCheckOut, on=router)
 def deck_check(request: Request, db: DbDep, body: DeckCheckIn) -> DeckCheckOut:
     """Check a deck list against a format (404 for an unknown format); ``ok`` false when it
@@ -143,10 +124,11 @@ def deck_check(request: Request, db: DbDep, body: DeckCheckIn) -> DeckCheckOut:
 
 
 @route("GET", "/tournaments/{tid}/decks", JUDGES, codes=(404,),
-       response_model=list[DeckSummaryOut], on=router)
-def decks(db: DbDep, staff: JudgesDep, tid: TournamentId) -> list[DeckSummaryOut]:
-    """Every entry of the tournament and its deck (or none), by number."""
-    return [DeckSummaryOut.of(s) for s in list_decks(db, tid, account_id=staff.account_id)]
+       response_model=list[DeckSummary], on=router)
+def decks(db: DbDep, staff: JudgesDep, tid: TournamentId) -> list[DeckSummary]:
+    """Every entry of the tournament and its deck (or none), by number (``problems``: how
+    many the check finds now)."""
+    return list_decks(db, tid, account_id=staff.account_id)
 
 
 @route("GET", "/tournaments/{tid}/decks/{number}", SIGNED_IN, codes=(404,),
