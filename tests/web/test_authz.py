@@ -125,6 +125,9 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     # the deck API (issue 13): the player or the tournament's staff, the check public
     ("GET", f"{A}/decks"): JUDGES, ("GET", f"{A}/decks/{{number}}"): SIGNED_IN,
     ("PUT", f"{A}/decks/{{number}}"): SIGNED_IN, ("POST", "/api/v1/deck-check"): ALL,
+    # the card catalogue (issue 13): found by anyone, loaded by a site organizer
+    ("GET", "/cards"): ALL, ("GET", "/cards/search"): ALL, ("POST", "/cards/import"): ORG,
+    ("GET", "/api/v1/cards"): ALL,
 }
 """Who may use each route; a role of the staff (organizer, head judge, floor judge) is a role in
 the tournament of the URL (issue 10 item 1)."""

@@ -88,6 +88,31 @@ def search_cards(db: Database, query: str, *, limit: int = 20) -> list[Card]:
     return card_catalogue(db).search(text, limit=max(1, min(limit, MAX_LIMIT)))
 
 
+@dataclass(frozen=True, slots=True)
+class CardsPage:
+    """What the catalogue page shows: its size, its editions and the cards found (the first
+    ``limit`` by name when nothing was typed)."""
+
+    total: int
+    editions: tuple[str, ...]
+    query: str
+    found: list[Card]
+
+
+def cards_page(db: Database, query: str, *, limit: int = 50) -> CardsPage:
+    """The catalogue page (``turnir.web.cards_pages``)."""
+    catalogue = card_catalogue(db)
+    text = query.strip()[:MAX_QUERY]
+    limit = max(1, min(limit, MAX_LIMIT))
+    if text:
+        found = catalogue.search(text, limit=limit)
+    else:
+        found = sorted({card.key: card for card in reversed(catalogue.cards)}.values(),
+                       key=lambda card: card.key)[:limit]
+    return CardsPage(total=len(catalogue), editions=catalogue.editions(), query=text,
+                     found=found)
+
+
 def find_card(db: Database, name: str, *, edition: str | None = None) -> Card:
     """The card called ``name`` (in ``edition`` when given); else a ``NotFoundError`` naming
     the closest names."""

@@ -29,6 +29,7 @@ from turnir.web import (
     api,
     audit_pages,
     auth,
+    cards_pages,
     deck_pages,
     decks_api,
     errors,
@@ -115,7 +116,7 @@ def create_app(settings: WebSettings, *, db: Database,
                player_pages.router, players_pages.router,
                exports.router, exports.api_router, projector.router, api.router,
                rating_admin_pages.router, ratings_api.router,
-               deck_pages.router,
+               deck_pages.router, cards_pages.router, cards_pages.api_router,
                decks_api.router]
     for router in routers:
         app.include_router(router)
