@@ -142,7 +142,15 @@ def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
     login(judge, live_server, "judge")
     judge.goto(f"{live_server.url}/t/{tid}/decks/1/edit")
     expect(judge.locator("#judge-note")).to_contain_text("решение судьи")
-    _save(judge, judge.input_value("#deck-text").replace("3 Степной орёл", "3 Волчья стая"))
+    judge.fill("#deck-text", judge.input_value("#deck-text").replace("3 Степной орёл\n", ""))
+    judge.fill("#card-q", "волчья")  # the builder: each tap adds a copy
+    pick = judge.locator("#card-results button[data-card='Волчья стая']")
+    for _ in range(3):
+        pick.click()
+    assert "\n3 Волчья стая\n" in judge.input_value("#deck-text")
+    expect(judge.locator("#deck-builder .added")).to_contain_text("Добавлено: Волчья стая")
+    judge.screenshot(path=str(shots / "deck-builder-1366.png"), full_page=True)
+    _save(judge)
     expect(judge.locator("#deck-verdict")).to_contain_text("Колода допустима")
     fits(judge)
     judge.screenshot(path=str(shots / "deck-judge-1366.png"), full_page=True)

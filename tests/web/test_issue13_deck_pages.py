@@ -77,9 +77,13 @@ def test_a_player_saves_a_deck_and_sees_every_problem_with_suggestions(
     assert f"«{BANNED}» запрещена" in page and "правило C-1" in page  # C-1, in Russian
     assert f'data-line="13" data-from="{TYPO}" data-to="{CARDS[0]}"' in page  # a suggestion
     assert TYPO in page.split('id="deck-text"')[1]  # the list as it was pasted
-    # fixed: legal, version 2
-    fixed = LEGAL
-    assert _post(me, f"/t/{tid}/deck", f"/t/{tid}/deck", text=fixed, version="1") == 303
+    # fixed, as a file (.csv: count;name): legal, version 2
+    rows = "".join(line.replace(" ", ";", 1) + "\n" for line in LEGAL.splitlines())
+    answer = me.post(f"/t/{tid}/deck", data={"csrf_token": csrf_of(me, f"/t/{tid}/deck"),
+                                             "text": PROBLEM_DECK, "version": "1"},
+                     files={"file": ("deck.csv", rows.encode(), "text/csv")},
+                     follow_redirects=False)
+    assert answer.status_code == 303, answer.text
     page = me.get(f"/t/{tid}/deck").text
     assert "Колода допустима" in page and "карт: 35" in page and 'class="problem"' not in page
 
