@@ -78,6 +78,10 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", f"{T}/results"): JUDGES, ("POST", f"{T}/results"): JUDGES,
     ("GET", f"{T}/print/{{kind}}"): JUDGES, ("POST", f"{T}/report"): PLAYERS,
     # the player's own match card and leaving (issue 12)
+    # issue 13 (schedules, C-2 age in game years)
+    ("GET", "/schedules"): ALL, ("POST", "/schedules"): ORG,
+    ("POST", "/schedules/{sid}/active"): ORG, ("GET", "/me/profile"): SIGNED_IN,
+    ("POST", "/me/game-age"): SIGNED_IN, ("POST", "/accounts/{login}/game-age"): ORG,
     ("GET", "/me"): SIGNED_IN, ("GET", f"{T}/me"): PLAYERS, ("POST", f"{T}/me/report"): PLAYERS,
     ("GET", f"{T}/me/leave"): PLAYERS, ("POST", f"{T}/me/leave"): PLAYERS,
     # penalties (issue 5)
@@ -154,6 +158,8 @@ FORMS = {
     "/new": {"name": "Новый"}, "/accounts": {"login": "x", "name": "X", "password": PASSWORD,
                                             "role": "floor_judge"},
     "/accounts/{login}/password": {"password": "another password"},
+    "/schedules": {"name": "Старт", "times": "09:15"}, "/me/game-age": {"age": "12"},
+    "/accounts/{login}/game-age": {"age": "12"}, "/schedules/{sid}/active": {"active": "1"},
     f"{T}/players": {"name": "Новичок"}, f"{T}/timer": {"minutes": "30"},
     f"{T}/results": {"round": "1", "table": "{table}", "score": "2-1"},
     f"{T}/report": {"round": "1", "table": "{table}", "mine": "2", "theirs": "0"},
@@ -249,7 +255,7 @@ def _tournament(db: Database, name: str, staff: dict[JudgeRole, str], spare: str
     judge = add_judge(db, tid, role=JudgeRole.FLOOR_JUDGE, login=spare, actor=ORGANIZER)
     table = next(p.table for p in view.round.pairings if 1 in p.players)
     return {"tid": str(tid), "number": "1", "table": str(table), "kind": "slips", "code": "en",
-            "seq": "1", "judge": str(judge.id), "login": "floor"}
+            "seq": "1", "judge": str(judge.id), "login": "floor", "sid": "1"}
 
 
 @dataclass

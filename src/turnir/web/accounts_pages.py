@@ -21,6 +21,7 @@ from turnir.services.accounts import (
     set_active,
     set_password,
 )
+from turnir.services.game_age import game_ages
 from turnir.web.deps import (
     SiteOrganizerDep,
     StateDep,
@@ -41,7 +42,8 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)]
 @router.get("/accounts", response_class=HTMLResponse)
 def accounts_page(request: Request, state: StateDep, actor: SiteOrganizerDep) -> HTMLResponse:
     return render(request, "accounts.html", accounts=list_accounts(state.db),
-                  roles=[r for r in AccountRole if r is not AccountRole.PLAYER], title=None)
+                  roles=[r for r in AccountRole if r is not AccountRole.PLAYER], title=None,
+                  game_ages=game_ages(state.db))  # C-2, issue 13
 
 
 @router.post("/accounts")

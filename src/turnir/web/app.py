@@ -47,6 +47,7 @@ from turnir.web import (
     ratings_pages,
     rounds_pages,
     rulings_pages,
+    schedule_pages,
     staff_pages,
 )
 from turnir.web.api import PREFIX as API_PREFIX
@@ -117,7 +118,8 @@ def create_app(settings: WebSettings, *, db: Database,
                exports.router, exports.api_router, projector.router, api.router,
                rating_admin_pages.router, ratings_api.router,
                deck_pages.router, cards_pages.router, cards_pages.api_router,
-               decks_api.router]
+               decks_api.router,
+               schedule_pages.router]
     for router in routers:
         app.include_router(router)
     app.state.routers = routers

@@ -37,6 +37,7 @@ from turnir.web.deps import (
 from turnir.web.i18n import COOKIE as LANG_COOKIE
 from turnir.web.i18n import LOCALES
 from turnir.web.redirects import safe_next as safe_next  # re-exported for auth.py
+from turnir.web.schedule_pages import cancelled_note
 from turnir.web.security import PLAYERS, Visitor, cookie_secure
 
 PageQuery = Annotated[int, Query(ge=1, le=100_000)]
@@ -133,7 +134,8 @@ def overview(request: Request, state: StateDep, visitor: VisitorDep,
             if info.status is Status.RUNNING else None)
     return render(request, "overview.html", info=info, t=t, rnd=rnd, timer=page.timer,
                   card=card, tid=info.id, tab="overview", title=info.name,
-                  has_top=bool(info.settings.top_size), comment_len=COMMENT_LEN)
+                  has_top=bool(info.settings.top_size), comment_len=COMMENT_LEN,
+                  cancelled=cancelled_note(state.db, info.id, visitor.locale))
 
 
 @router.get("/t/{tid}/pairings", response_class=HTMLResponse)

@@ -3,16 +3,54 @@ opens the database, seeds the demo when asked and calls :func:`run`).
 
 uvicorn runs with ``proxy_headers=False``: it never rewrites the client or the scheme from
 ``X-Forwarded-*`` (its default would believe them from 127.0.0.1). turnir itself does, and only
-for the proxies in ``TURNIR_TRUSTED_PROXIES`` (``turnir.web.proxies``)."""
+for the proxies in ``TURNIR_TRUSTED_PROXIES`` (``turnir.web.proxies``).
+
+While it serves, a background thread runs the tournament schedules once a minute with the real
+clock (``turnir.services.schedules.run_schedules``, issue 13), unless the setting
+``run_schedules`` is off (``TURNIR_SCHEDULES=0``)."""
 
 from __future__ import annotations
 
+import logging
+import threading
+from datetime import UTC, datetime
+
 from fastapi import FastAPI
+
+from turnir.services.common import Database
+
+log = logging.getLogger("turnir.schedule")
+SCHEDULE_EVERY_S = 60.0
+
+
+def schedule_loop(db: Database, stop: threading.Event, *,
+                  every_s: float = SCHEDULE_EVERY_S) -> None:
+    """Run the schedules now and then every ``every_s`` seconds until ``stop`` is set; a
+    failing pass is logged and the next one runs as usual."""
+    from turnir.services.schedules import run_schedules
+
+    while not stop.is_set():
+        try:
+            for step in run_schedules(db, now=datetime.now(UTC)).steps:
+                log.info("schedule: %s %s %s", step.action, step.schedule_name,
+                         step.tournament_id)
+        except Exception:  # a pass must never stop the server; the next one retries
+            log.exception("schedule pass failed")
+        stop.wait(every_s)
 
 
 def run(app: FastAPI, *, host: str, port: int, quiet: bool) -> None:
-    """Serve ``app`` on ``host:port`` until stopped (an access log unless ``quiet``)."""
+    """Serve ``app`` on ``host:port`` until stopped (an access log unless ``quiet``), running
+    the schedules in the background while it serves (when the setting says so)."""
     import uvicorn
 
-    uvicorn.run(app, host=host, port=port, log_level="warning" if quiet else "info",
-                access_log=not quiet, proxy_headers=False)
+    stop = threading.Event()
+    state = app.state.web
+    if state.settings.run_schedules:
+        threading.Thread(target=schedule_loop, args=(state.db, stop), daemon=True,
+                         name="turnir-schedules").start()
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning" if quiet else "info",
+                    access_log=not quiet, proxy_headers=False)
+    finally:
+        stop.set()

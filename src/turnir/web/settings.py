@@ -72,6 +72,9 @@ class WebSettings:
     """The largest ``multipart/form-data`` body (file uploads) in bytes."""
     hsts_seconds: int = 365 * 24 * 3600
     """``Strict-Transport-Security: max-age`` on HTTPS responses; 0 sends none."""
+    run_schedules: bool = True
+    """``turnir serve`` runs the tournament schedules every minute (``TURNIR_SCHEDULES=0``:
+    not this server; issue 13)."""
 
     def __post_init__(self) -> None:
         self.proxies()  # refuse a wrong entry at start, not on the first request
@@ -108,6 +111,8 @@ class WebSettings:
                     raise UserError("{name}: {value!r} is not a positive whole number",
                                     code="bad_setting", name=name, value=number)
                 values[key] = count
+        if environ.get("TURNIR_SCHEDULES", "").strip().lower() in ("0", "false", "no", "off"):
+            values["run_schedules"] = False
         hsts = environ.get("TURNIR_HSTS_SECONDS", "").strip()
         if hsts:
             seconds = whole_number(hsts)

@@ -1,0 +1,111 @@
+"""The schedules page and the age in game years on the web (issue 13, C-2; 004: starter
+constructed daily at 9:15, 15:15 and 19:15 Moscow time): a site organizer adds a schedule and
+switches it off, a visitor sees the upcoming events but not the forms, a player sets their
+character's age on their profile, an organizer on the accounts page; a cancelled scheduled
+tournament's page shows the message."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from fastapi.testclient import TestClient
+
+from tests.services.test_game_age import a_format
+from tests.web.conftest import add_account, csrf_of, log_in
+from turnir.domain.accounts import AccountRole
+from turnir.formats.players_csv import PlayerLine
+from turnir.services.game_age import game_age_of
+from turnir.services.players import register_players
+from turnir.services.schedules import list_schedules, run_schedules
+from turnir.storage.database import Database
+from turnir.storage.repositories import person_for
+
+
+def test_a_site_organizer_adds_and_switches_off_a_schedule_a_visitor_only_sees_events(
+        client: TestClient, web_db: Database) -> None:
+    fmt = a_format(web_db, starter=True)
+    add_account(web_db, "org", AccountRole.ORGANIZER)
+    assert "/schedules" not in client.get("/").text  # the nav link is for organizers
+    public = client.get("/schedules")
+    assert public.status_code == 200 and "New schedule" not in public.text
+    log_in(client, "org")
+    page = client.get("/schedules", headers={"accept-language": "ru"})
+    assert "Расписание" in page.text and "Новое расписание" in page.text
+    token = csrf_of(client, "/schedules")
+    answer = client.post("/schedules", data={
+        "csrf_token": token, "name": "Старт", "times": "09:15, 15:15, 19:15",
+        "zone": "Europe/Moscow", "format_id": str(fmt), "best_of": "1", "rounds": "",
+        "registration": "60", "min_players": "4", "online": "1"}, follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+    [info] = list_schedules(web_db)
+    assert info.times == ("09:15", "15:15", "19:15") and info.schedule.settings.organizer == "org"
+    bad = client.post("/schedules", data={"csrf_token": token, "name": "Другой",
+                                          "times": "9.15", "zone": "Europe/Moscow"})
+    assert bad.status_code in (400, 422) and "09:15" in bad.text
+    off = client.post(f"/schedules/{info.id}/active", data={"csrf_token": token},
+                      follow_redirects=False)
+    assert off.status_code == 303
+    assert not list_schedules(web_db)[0].schedule.active
+
+
+def test_a_visitor_cannot_add_a_schedule(client: TestClient, web_db: Database) -> None:
+    add_account(web_db, "judge", AccountRole.FLOOR_JUDGE)
+    log_in(client, "judge")
+    token = csrf_of(client, "/schedules")
+    answer = client.post("/schedules", data={"csrf_token": token, "name": "Старт",
+                                             "times": "09:15"})
+    assert answer.status_code == 403
+    assert list_schedules(web_db) == []
+
+
+def test_c2_a_player_sets_the_age_and_an_organizer_sets_anyones(client: TestClient,
+                                                                  web_db: Database) -> None:
+    with web_db.write() as conn:
+        person = person_for(conn, name="Юный Воин", city="", club="",
+                            at=datetime(2026, 12, 1, tzinfo=UTC))
+    add_account(web_db, "kid", AccountRole.PLAYER, person_id=person)
+    add_account(web_db, "org", AccountRole.ORGANIZER)
+    log_in(client, "kid")
+    profile = client.get("/me/profile", headers={"accept-language": "ru"})
+    assert "Возраст персонажа, игровых лет" in profile.text
+    token = csrf_of(client, "/me/profile")
+    assert client.post("/me/game-age", data={"csrf_token": token, "age": "12"}).status_code == 200
+    bad = client.post("/me/game-age", data={"csrf_token": token, "age": "1001"})
+    assert bad.status_code in (400, 422)
+    kid_id = next(iter({k for k, v in _ages(web_db).items() if v == 12}))
+    assert game_age_of(web_db, kid_id) == 12
+    refused = client.post("/accounts/kid/game-age", data={"csrf_token": token, "age": "30"})
+    assert refused.status_code == 403
+    client.cookies.clear()
+    log_in(client, "org")
+    token = csrf_of(client, "/accounts")
+    assert "kid/game-age" in client.get("/accounts").text
+    assert client.post("/accounts/kid/game-age",
+                       data={"csrf_token": token, "age": "17"}).status_code == 200
+    assert game_age_of(web_db, kid_id) == 17
+
+
+def _ages(db: Database) -> dict[int, int]:
+    from turnir.services.game_age import game_ages
+
+    return game_ages(db)
+
+
+def test_a_cancelled_scheduled_tournament_shows_the_message(client: TestClient,
+                                                            web_db: Database) -> None:
+    from turnir.domain.schedule import ScheduleSettings
+    from turnir.services.schedules import add_schedule
+
+    add_schedule(web_db, name="Старт", times=("09:15",), actor="test",
+                 format=a_format(web_db, starter=True),
+                 settings=ScheduleSettings(online=False))
+    [opened] = run_schedules(web_db, now=datetime(2026, 12, 2, 5, 30, tzinfo=UTC)).steps
+    tid = opened.tournament_id
+    assert tid is not None
+    register_players(web_db, tid, [PlayerLine(f"Игрок {i}", "Москва") for i in (1, 2, 3)],
+                     actor="test")
+    run_schedules(web_db, now=datetime(2026, 12, 2, 6, 15, tzinfo=UTC))
+    page = client.get(f"/t/{tid}", headers={"accept-language": "ru"})
+    assert "Турнир отменён: зарегистрировались 3 игрока, нужно не меньше 4" in page.text
+    events = client.get("/schedules", headers={"accept-language": "ru"}).text
+    assert "отменён" in events
