@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from tests.services.test_decks import BANNED, CARDS, LEGAL, constructed
 from tests.services.test_reports import PASSWORD as PLAYER_PASSWORD
 from tests.services.test_reports import players
-from tests.web.conftest import PASSWORD, add_account
+from tests.web.conftest import PASSWORD, add_account, log_in
 from turnir.domain.decks import MAX_TEXT
 from turnir.services.accounts import AccountRole
 from turnir.services.judges import JudgeRole, add_judge
@@ -106,3 +106,21 @@ def test_another_tournaments_judge_and_the_anonymous_are_refused(
     assert client.put(f"{url}/1", json={"text": LEGAL}, headers=stranger).status_code == 403
     assert client.get(f"{url}/1").status_code == 401
     assert client.put(f"{url}/1", json={"text": LEGAL}).status_code == 401
+
+
+def test_the_log_page_says_a_judges_deck_change_in_words(client: TestClient,
+                                                          web_db: Database) -> None:
+    tid, _ = constructed(web_db, 4)
+    add_account(web_db, "head", AccountRole.HEAD_JUDGE)
+    add_judge(web_db, tid, role=JudgeRole.HEAD_JUDGE, login="head", actor="Организатор")
+    head = bearer(client, "head")
+    client.put(f"/api/v1/tournaments/{tid}/decks/2", json={"text": LEGAL}, headers=head)
+    start_round(web_db, tid, actor="Организатор")
+    changed = LEGAL.replace(f"3 {CARDS[0]}", f"2 {CARDS[0]}") + f"\n1 {BANNED}"
+    assert client.put(f"/api/v1/tournaments/{tid}/decks/2", json={"text": changed},
+                      headers=head).status_code == 200
+    log_in(client, "head")
+    page = client.get(f"/t/{tid}/log", headers={"accept-language": "ru"}).text
+    assert "Колода зарегистрирована" in page and "Колода изменена судьёй" in page
+    assert f"−1 {CARDS[0]}" in page and f"+1 {BANNED}" in page
+    assert "колода нарушает правила" in page
