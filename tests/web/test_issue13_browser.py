@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, event, play_round
 from tests.web.conftest import LiveServer, add_account
+from tests.web.pages_check import assert_accessible, assert_tap_targets
 from tests.web.test_browser import login, new_page
 from turnir.services import pages
 from turnir.services.accounts import AccountRole, make_hasher
@@ -110,6 +111,8 @@ def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
     suggestion = problems.nth(1).locator(f"button[data-to='{CARD}']")
     expect(suggestion).to_be_visible()  # a button with JavaScript (text without it)
     fits(player)
+    assert_accessible(player)
+    assert_tap_targets(player)
     player.screenshot(path=str(shots / "deck-problems-390.png"), full_page=True)
     suggestion.click()  # the name is replaced in its line
     text = player.input_value("#deck-text")

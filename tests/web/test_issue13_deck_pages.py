@@ -164,7 +164,7 @@ def test_the_registration_sheet_lists_the_deck_by_element_then_name(
     names = re.findall(r'<td class="num">\d+</td><td>([^<]+)</td>', sheet)
     assert names == [HORDE, CARDS[1], CARDS[0], TYPO]  # Горы, then Лес by name; unknown last
     for text in ("Лист регистрации колоды", "Кубок клуба", "Тестовый", "Игрок 01",
-                 "Проверил судья", "Подпись судьи", "<th class=\"num\">12</th>"):
+                 "Проверил судья", "Подпись судьи", '<td class="num total">12</td>'):
         assert text in sheet, text
     blank = clients.new().get(f"/t/{tid}/deck-sheet", headers=RU).text
     assert blank.count('<tr class="blank">') == 30 and "Тестовый" in blank
