@@ -41,7 +41,7 @@ _TEXTS: dict[str, dict[str, str]] = {
         "deck": "Колода игрока №{number} ({player}), {total} карт, формат «{format}»{locked}.",
         "locked": ", заблокирована (первый тур рассажен)",
         "updated": "Изменена: {at} UTC, {by}.",
-        "head": "№|Игрок|Колода|Карт|Ошибок|Изменена",
+        "head": "№|Игрок|Колода|Карт|Ошибок|Изменена (UTC)",
         "yes": "в порядке", "bad": "с ошибками", "missing": "нет",
     },
     "en": {
@@ -55,7 +55,7 @@ _TEXTS: dict[str, dict[str, str]] = {
                 "{format!r}{locked}.",
         "locked": ", locked (round 1 is paired)",
         "updated": "Changed: {at} UTC, {by}.",
-        "head": "#|Player|Deck|Cards|Problems|Changed",
+        "head": "#|Player|Deck|Cards|Problems|Changed (UTC)",
         "yes": "legal", "bad": "has problems", "missing": "none",
     },
 }
