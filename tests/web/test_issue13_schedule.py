@@ -7,18 +7,24 @@ tournament's page shows the message."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from fastapi.testclient import TestClient
+from playwright.sync_api import expect
 
 from tests.services.test_game_age import a_format
-from tests.web.conftest import add_account, csrf_of, log_in
+from tests.web.conftest import LiveServer, add_account, csrf_of, log_in
+from tests.web.test_browser import PHONE, login, new_page
 from turnir.domain.accounts import AccountRole
 from turnir.formats.players_csv import PlayerLine
+from turnir.services.deck_formats import format_choices
 from turnir.services.game_age import game_age_of
 from turnir.services.players import register_players
 from turnir.services.schedules import list_schedules, run_schedules
 from turnir.storage.database import Database
 from turnir.storage.repositories import person_for
+
+DESKTOP = {"width": 1366, "height": 900}
 
 
 def test_a_site_organizer_adds_and_switches_off_a_schedule_a_visitor_only_sees_events(
@@ -109,3 +115,24 @@ def test_a_cancelled_scheduled_tournament_shows_the_message(client: TestClient,
     assert "Турнир отменён: зарегистрировались 3 игрока, нужно не меньше 4" in page.text
     events = client.get("/schedules", headers={"accept-language": "ru"}).text
     assert "отменён" in events
+
+
+def test_browser_an_organizer_adds_the_daily_schedule_on_a_phone_and_a_desktop(
+        live_server: LiveServer, browser: Any) -> None:
+    a_format(live_server.db, starter=True, name="Стартовый")
+    add_account(live_server.db, "org", AccountRole.ORGANIZER)
+    for number, viewport in enumerate((PHONE, DESKTOP), start=1):
+        page = new_page(browser, viewport=viewport)
+        login(page, live_server, "org")
+        page.click("nav.site a[href='/schedules']")
+        page.fill("input[name=name]", f"Старт {number}")
+        expect(page.locator("select[name=format_id]")).to_have_value(
+            str(next(f.id for f in format_choices(live_server.db) if f.starter)))
+        page.click("form[action='/schedules'] button[type=submit]")
+        row = page.locator("table.schedules tr", has_text=f"Старт {number}")
+        expect(row).to_contain_text("09:15, 15:15, 19:15")
+        expect(row).to_contain_text("действует")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= viewport["width"], (viewport, width)
+        page.context.close()
+    assert [s.schedule.name for s in list_schedules(live_server.db)] == ["Старт 1", "Старт 2"]

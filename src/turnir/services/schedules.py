@@ -132,9 +132,13 @@ def _format_id(tx: Tx, ref: int | str | None) -> int | None:
     """A format by id or by name (case-insensitive)."""
     if ref is None or ref == "":
         return None
-    for f in formats_repo.all_formats(tx):
-        if (isinstance(ref, int) and f.id == ref) or (
-                isinstance(ref, str) and f.name.casefold() == " ".join(ref.split()).casefold()):
+    formats = formats_repo.all_formats(tx)
+    for f in formats:
+        if isinstance(ref, str) and f.name.casefold() == " ".join(ref.split()).casefold():
+            return f.id
+    number = ref if isinstance(ref, int) else int(ref) if ref.strip().isdecimal() else None
+    for f in formats:
+        if f.id == number:
             return f.id
     raise NotFoundError("no format {name!r}", code="unknown_format", name=str(ref)[:100])
 
