@@ -129,6 +129,15 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     # the deck API (issue 13): the player or the tournament's staff, the check public
     ("GET", f"{A}/decks"): JUDGES, ("GET", f"{A}/decks/{{number}}"): SIGNED_IN,
     ("PUT", f"{A}/decks/{{number}}"): SIGNED_IN, ("POST", "/api/v1/deck-check"): ALL,
+    # formats (issue 13): everyone reads them, site organizers edit them, the tournament's
+    # organizer sets its format
+    ("GET", "/formats"): ALL, ("POST", "/formats"): ORG, ("GET", "/formats/{format_id}"): ALL,
+    ("POST", "/formats/{format_id}"): ORG, ("POST", "/formats/{format_id}/ban"): ORG,
+    ("POST", "/formats/{format_id}/ban/delete"): ORG,
+    ("POST", "/formats/{format_id}/starter"): ORG,
+    ("POST", "/formats/{format_id}/starter/delete"): ORG,
+    ("GET", f"{T}/format"): ORG, ("POST", f"{T}/format"): ORG,
+    ("GET", "/api/v1/formats"): ALL, ("GET", "/api/v1/formats/{format_id}"): ALL,
     # the card catalogue (issue 13): found by anyone, loaded by a site organizer
     ("GET", "/cards"): ALL, ("GET", "/cards/search"): ALL, ("POST", "/cards/import"): ORG,
     ("GET", "/api/v1/cards"): ALL,
@@ -255,7 +264,8 @@ def _tournament(db: Database, name: str, staff: dict[JudgeRole, str], spare: str
     judge = add_judge(db, tid, role=JudgeRole.FLOOR_JUDGE, login=spare, actor=ORGANIZER)
     table = next(p.table for p in view.round.pairings if 1 in p.players)
     return {"tid": str(tid), "number": "1", "table": str(table), "kind": "slips", "code": "en",
-            "seq": "1", "judge": str(judge.id), "login": "floor", "sid": "1"}
+            "seq": "1", "judge": str(judge.id), "login": "floor", "sid": "1",
+            "format_id": "1"}
 
 
 @dataclass

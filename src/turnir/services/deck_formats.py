@@ -192,6 +192,16 @@ def tournament_format(db: Database, tournament_id: int) -> TournamentFormatInfo 
         return tournament_format_in(tx, tournament_id)
 
 
+@dataclass(frozen=True, slots=True)
+class DeckChoice:
+    """A tournament's constructed settings as chosen: the format, the planned start (a moment
+    without a zone is Moscow time) and whether it is played online."""
+
+    format_id: int
+    starts_at: datetime | None = None
+    online: bool = False
+
+
 def set_tournament_format(
     db: Database, tournament_id: int, *, actor: str, account_id: int | None, format_id: int,
     starts_at: datetime | None = None, online: bool = False,
@@ -202,40 +212,47 @@ def set_tournament_format(
     (C-2: a starter event is unrated). ``account_id``: the tournament's organizer (``None``:
     the local operator, the CLI). Refused once round 1 is paired: the decks are locked then."""
     with changing(db, tournament_id, actor) as change:
-        conn = change.conn
-        row = tournament_row(conn, tournament_id)
-        refuse_when_finished(row)
-        check_staff(conn, tournament_id, account_id, _ORGANIZER,
+        tournament_row(change.conn, tournament_id)
+        check_staff(change.conn, tournament_id, account_id, _ORGANIZER,
                     what=Term("set the tournament's format"))
-        if TournamentFormat(row["format"]) not in _HAS_DECKS:
-            raise UserError("the tournament {name!r} is a draft; only a constructed "
-                            "tournament has a deck format", code="not_constructed",
-                            name=row["name"])
-        if repo.first_round_paired_at(conn, tournament_id) is not None:
-            raise ConflictError("round 1 of {name!r} is paired and the decks are locked; the "
-                                "format no longer changes", code="decks_locked",
-                                name=row["name"])
-        chosen = stored_format(conn, format_id)
-        old = repo.tournament_decks_of(conn, tournament_id)
-        if expected_version is not None and expected_version != old.version:
-            raise ConflictError("the tournament's format was changed since you loaded it "
-                                "(version {seen}, now {current}); reload and try again",
-                                code="stale_version", seen=expected_version,
-                                current=old.version)
-        new = replace(old, format_id=chosen.id, online=bool(online),
-                      starts_at=None if starts_at is None
-                      else as_utc(starts_at).replace(tzinfo=None))
-        if not repo.save_tournament_decks(conn, new):
-            raise ConflictError("the tournament's format was changed meanwhile; try again",
-                                code="stale_version")
-        _set_starter_terms(change, tournament_id, chosen.starter)
-        touch_tournament(conn, row)
-        change.log(tournament_id, "format.tournament", "tournament_decks", tournament_id,
-                   _settings_json(old) if old.version else None,
-                   _settings_json(new) | {"format": chosen.name})
-        info = tournament_format_in(conn, tournament_id)
+        apply_tournament_format(change, tournament_id, DeckChoice(format_id, starts_at, online),
+                                expected_version=expected_version)
+        info = tournament_format_in(change.conn, tournament_id)
         assert info is not None
         return info
+
+
+def apply_tournament_format(change: Change, tournament_id: int, choice: DeckChoice, *,
+                            expected_version: int | None = None) -> None:
+    """``set_tournament_format`` inside the caller's write transaction (the role checked by
+    the caller; ``create_tournament`` calls it for a new constructed tournament)."""
+    conn = change.conn
+    row = tournament_row(conn, tournament_id)
+    refuse_when_finished(row)
+    if TournamentFormat(row["format"]) not in _HAS_DECKS:
+        raise UserError("the tournament {name!r} is a draft; only a constructed "
+                        "tournament has a deck format", code="not_constructed",
+                        name=row["name"])
+    if repo.first_round_paired_at(conn, tournament_id) is not None:
+        raise ConflictError("round 1 of {name!r} is paired and the decks are locked; the "
+                            "format no longer changes", code="decks_locked", name=row["name"])
+    chosen = stored_format(conn, choice.format_id)
+    old = repo.tournament_decks_of(conn, tournament_id)
+    if expected_version is not None and expected_version != old.version:
+        raise ConflictError("the tournament's format was changed since you loaded it "
+                            "(version {seen}, now {current}); reload and try again",
+                            code="stale_version", seen=expected_version, current=old.version)
+    new = replace(old, format_id=chosen.id, online=bool(choice.online),
+                  starts_at=None if choice.starts_at is None
+                  else as_utc(choice.starts_at).replace(tzinfo=None))
+    if not repo.save_tournament_decks(conn, new):
+        raise ConflictError("the tournament's format was changed meanwhile; try again",
+                            code="stale_version")
+    _set_starter_terms(change, tournament_id, chosen.starter)
+    touch_tournament(conn, row)
+    change.log(tournament_id, "format.tournament", "tournament_decks", tournament_id,
+               _settings_json(old) if old.version else None,
+               _settings_json(new) | {"format": chosen.name})
 
 
 def _set_starter_terms(change: Change, tournament_id: int, starter: bool) -> None:

@@ -19,6 +19,7 @@ from turnir.services.common import (
     reading,
     tournament_info,
 )
+from turnir.services.deck_formats import DeckChoice, apply_tournament_format
 from turnir.services.judges import (
     ORGANIZER_ONLY,
     account_for_staff,
@@ -49,12 +50,14 @@ def create_tournament(
     db: Database, *, name: str, actor: str, settings: Settings | None = None,
     format: TournamentFormat = TournamentFormat.SWISS,
     rules_level: RulesLevel = RulesLevel.AMATEUR, seed: int | None = None,
-    organizer_login: str | None = None,
+    organizer_login: str | None = None, deck: DeckChoice | None = None,
 ) -> TournamentInfo:
     """A new tournament in registration; the seed is drawn now unless given (P-3 e, T-7).
 
     ``organizer_login``: the web account that becomes its organizer (the account creating it on
-    the web, or ``turnir tournament new --organizer LOGIN``; issue 10 item 1)."""
+    the web, or ``turnir tournament new --organizer LOGIN``; issue 10 item 1). ``deck``: a
+    constructed tournament's deck format, planned start and online flag (issue 13), set in
+    the same transaction (``turnir.services.deck_formats.apply_tournament_format``)."""
     chosen = settings or Settings()
     drawn = check_seed(seed if seed is not None else secrets.randbits(48))
     checked = new_tournament(" ".join(name.split()), (), settings=chosen, seed=drawn)
@@ -70,6 +73,8 @@ def create_tournament(
         if organizer_login is not None:
             add_staff_in(change, tid, name="", role=StaffRole.ORGANIZER,
                          account=account_for_staff(change.conn, organizer_login))
+        if deck is not None:
+            apply_tournament_format(change, tid, deck)
         return tournament_info(change.conn, tid)
 
 

@@ -31,6 +31,7 @@ from turnir.web import (
     auth,
     cards_pages,
     deck_pages,
+    deck_publication_pages,
     decks_api,
     errors,
     exports,
@@ -119,7 +120,7 @@ def create_app(settings: WebSettings, *, db: Database,
                rating_admin_pages.router, ratings_api.router,
                deck_pages.router, cards_pages.router, cards_pages.api_router,
                decks_api.router,
-               schedule_pages.router]
+               schedule_pages.router, deck_publication_pages.router]
     for router in routers:
         app.include_router(router)
     app.state.routers = routers

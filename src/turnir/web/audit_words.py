@@ -69,6 +69,13 @@ ACTIONS = {
     "rating.correct": N_("Rating submission corrected"),
     "deck.register": N_("Deck registered"),
     "deck.judge_change": N_("Deck changed by a judge"),
+    "format.tournament": N_("Tournament's deck format set"),
+    "format.create": N_("Format created"),
+    "format.edit": N_("Format changed"),
+    "format.ban_list": N_("Ban list given"),
+    "format.ban_list_delete": N_("Ban list deleted"),
+    "format.starter_deck": N_("Starter deck saved"),
+    "format.starter_deck_delete": N_("Starter deck removed"),
 }
 """Every action the log knows, in words (``services.*``: ``change.log(…, action, …)``)."""
 

@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 from turnir.domain.model import RulesLevel, Status, TournamentFormat
 from turnir.errors import Term
 from turnir.services import pages
+from turnir.services.deck_formats import DeckChoice, format_choices, parse_start
 from turnir.services.online import set_robot_allowed
 from turnir.services.round_wizard import round_wizard
 from turnir.services.tournaments import create_tournament
@@ -37,9 +38,9 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)]
 
 
 @router.get("/new", response_class=HTMLResponse)
-def new_page(request: Request, actor: SiteOrganizerDep) -> HTMLResponse:
+def new_page(request: Request, state: StateDep, actor: SiteOrganizerDep) -> HTMLResponse:
     return render(request, "new.html", title=None, formats=list(TournamentFormat),
-                  levels=list(RulesLevel))
+                  levels=list(RulesLevel), deck_formats=format_choices(state.db))
 
 
 @router.post("/new")
@@ -56,7 +57,13 @@ def new(request: Request, state: StateDep, visitor: VisitorDep, actor: SiteOrgan
         top_best_of: Annotated[str, Form(max_length=2)] = "3",
         rounds: Annotated[str, Form(max_length=4)] = "",
         top: Annotated[str, Form(max_length=4)] = "0",
-        seed: Annotated[str, Form(max_length=30)] = "") -> Response:
+        seed: Annotated[str, Form(max_length=30)] = "",
+        deck_format: Annotated[str, Form(max_length=12)] = "",
+        starts_at: Annotated[str, Form(max_length=40)] = "",
+        online: Annotated[str, Form(max_length=4)] = "") -> Response:
+    deck_id = _int(deck_format, Term("the format"), low=1, high=2**31 - 1)
+    deck = (DeckChoice(deck_id, parse_start(starts_at), bool(online))
+            if deck_id is not None and format is TournamentFormat.CONSTRUCTED else None)
     settings = pages.new_settings(
         win=_int(win, Term("points for a win"), low=0, high=100) or 0,
         draw=_int(draw, Term("points for a draw"), low=0, high=100) or 0,
@@ -70,7 +77,7 @@ def new(request: Request, state: StateDep, visitor: VisitorDep, actor: SiteOrgan
     info = create_tournament(state.db, name=name, actor=actor, settings=settings,
                              format=format, rules_level=rules_level,
                              seed=_int(seed, Term("seed"), low=-(2**63), high=2**63 - 1),
-                             organizer_login=visitor.account.login)
+                             organizer_login=visitor.account.login, deck=deck)
     return once.done(request, f"/t/{info.id}/manage")
 
 

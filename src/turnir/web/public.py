@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from turnir.domain.standings import TieBreak
 from turnir.services import pages
 from turnir.services.common import Database, Status
+from turnir.services.deck_formats import tournament_format
 from turnir.services.player_match import overview_card
 from turnir.services.queries import get_standings
 from turnir.services.reports import COMMENT_LEN
@@ -29,6 +30,7 @@ from turnir.web.deps import (
     TournamentPath,
     VisitorDep,
     WebState,
+    formats_for,
     is_htmx,
     page_context,
     render,
@@ -135,7 +137,8 @@ def overview(request: Request, state: StateDep, visitor: VisitorDep,
     return render(request, "overview.html", info=info, t=t, rnd=rnd, timer=page.timer,
                   card=card, tid=info.id, tab="overview", title=info.name,
                   has_top=bool(info.settings.top_size), comment_len=COMMENT_LEN,
-                  cancelled=cancelled_note(state.db, info.id, visitor.locale))
+                  cancelled=cancelled_note(state.db, info.id, visitor.locale),
+                  deck_format=tournament_format(state.db, info.id), fmt=formats_for(request))
 
 
 @router.get("/t/{tid}/pairings", response_class=HTMLResponse)

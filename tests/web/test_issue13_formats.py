@@ -1,0 +1,223 @@
+"""Formats on the web (issue 13, C-1, C-2): anyone reads the formats (the pages and the API),
+with the ban list in force today and the starter decks; a site organizer creates a format,
+gives ban lists (every unknown card refused with the closest names, nothing stored) and starter
+decks (every problem listed); judges and players cannot; a tournament's organizer (only theirs)
+sets its format, start and online flag until round 1 is paired, and the public page shows the
+format and the ban list that applies; the new-tournament form sets it too; the pages fit a
+phone."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+
+from tests.services.builders import ORGANIZER, event
+from tests.web.conftest import Clients, add_account, csrf_of
+from tests.web.pages_check import assert_fits, assert_tap_targets
+from tests.web.test_browser import login as log_in_page
+from tests.web.test_browser import new_page
+from turnir.domain.accounts import AccountRole
+from turnir.services.cards import load_sample_cards
+from turnir.services.common import TournamentFormat
+from turnir.services.deck_formats import deck_format, format_choices, tournament_format
+from turnir.services.demo_formats import FUTURE_BANS, PAST_BANS, STARTER_DECKS, seed_demo_formats
+from turnir.services.judges import JudgeRole, add_judge
+from turnir.services.rounds import start_round
+from turnir.services.tournaments import create_tournament, list_tournaments
+from turnir.storage.database import Database
+
+TOKEN = re.compile(r'name="form_token" value="([^"]+)"')
+HTMX = {"hx-request": "true"}
+
+
+@pytest.fixture
+def demo(web_db: Database) -> tuple[Database, Any]:
+    load_sample_cards(web_db, actor="test")
+    for login, role in (("org", AccountRole.ORGANIZER), ("other", AccountRole.ORGANIZER),
+                        ("head", AccountRole.HEAD_JUDGE), ("floor", AccountRole.FLOOR_JUDGE)):
+        add_account(web_db, login, role)
+    return web_db, seed_demo_formats(web_db)
+
+
+def constructed(db: Database, name: str = "Констрактед клуба") -> int:
+    tid = create_tournament(db, name=name, actor=ORGANIZER, format=TournamentFormat.CONSTRUCTED,
+                            organizer_login="org").id
+    add_judge(db, tid, role=JudgeRole.HEAD_JUDGE, login="head", actor=ORGANIZER)
+    return tid
+
+
+def post(client: Any, url: str, data: dict[str, Any], *, htmx: str | None = None) -> Any:
+    form = {"csrf_token": csrf_of(client, "/login"), **data}
+    headers = {**HTMX, "hx-target": htmx} if htmx else {}
+    return client.post(url, data=form, headers=headers, follow_redirects=False)
+
+
+def test_anyone_reads_the_formats_the_ban_list_in_force_and_the_starter_decks(
+        demo: tuple[Database, Any], clients: Clients) -> None:
+    _, ids = demo
+    anonymous = clients.new()
+    page = anonymous.get("/formats", headers={"accept-language": "ru"}).text
+    assert "Стандарт (образец)" in page and "Стартерный констрактед (образец)" in page
+    assert "стартерный" in page and f"запрещено сегодня: {len(PAST_BANS)}" in page
+    assert 'action="/formats"' not in page  # no new-format form for the anonymous
+    standard = anonymous.get(f"/formats/{ids.standard_id}",
+                             headers={"accept-language": "ru"}).text
+    assert "действует" in standard and "ещё не вступил в силу" in standard
+    assert all(card in standard for card in FUTURE_BANS)
+    assert 'action="/formats/' not in standard
+    starter = anonymous.get(f"/formats/{ids.starter_id}", headers={"accept-language": "en"}).text
+    assert all(name in starter for name, _ in STARTER_DECKS) and "30 cards" in starter
+    listed = anonymous.get("/api/v1/formats").json()
+    assert [(f["name"], f["starter"]) for f in listed] == [
+        ("Стандарт (образец)", False), ("Стартерный констрактед (образец)", True)]
+    detail = anonymous.get(f"/api/v1/formats/{ids.standard_id}").json()
+    assert [(b["cards"], b["in_force"], b["future"]) for b in detail["ban_lists"]] == [
+        (list(FUTURE_BANS), False, True), (list(PAST_BANS), True, False)]
+    assert anonymous.get("/api/v1/formats/999").status_code == 404
+    assert anonymous.get("/api/v1/formats/0").status_code == 422
+    head = clients.as_("head").get(f"/formats/{ids.standard_id}").text
+    assert 'action="/formats/' not in head
+
+
+def test_a_site_organizer_creates_a_format_and_gives_ban_lists_and_starter_decks(
+        demo: tuple[Database, Any], clients: Clients) -> None:
+    db, _ = demo
+    org = clients.as_("org")
+    token = TOKEN.search(org.get("/formats").text)
+    assert token is not None
+    made = post(org, "/formats", {"form_token": token.group(1), "name": "Клубный",
+                                  "editions": ["образец: начало", "Образец: Пробуждение"],
+                                  "starter": "on"})
+    assert made.status_code == 303, made.text
+    fid = int(made.headers["location"].rsplit("/", 1)[1])
+    assert deck_format(db, fid).editions == ("Образец: Начало", "Образец: Пробуждение")
+    page = org.get(f"/formats/{fid}").text
+    assert f'action="/formats/{fid}/ban"' in page and 'id="starter-form"' in page
+    version = re.search(r'name="version" value="(\d+)"', page)
+    assert version is not None
+    refused = post(org, f"/formats/{fid}/ban",
+                   {"effective": "2030-01-01", "cards": "Лавина\nЙетти\nДракон ледникка",
+                    "version": version.group(1)}, htmx="ban-msg")
+    assert refused.status_code == 422
+    assert refused.headers["hx-retarget"] == "#ban-msg"
+    assert "Таких карт нет в каталоге" in refused.text
+    assert "Йетти" in refused.text and "→ Йети" in refused.text
+    assert "Дракон ледника" in refused.text
+    assert deck_format(db, fid).ban_lists == ()
+    good = post(org, f"/formats/{fid}/ban", {"effective": "2030-01-01",
+                                             "cards": "лавина\nЙети", "version": version.group(1)})
+    assert good.status_code == 303
+    assert deck_format(db, fid).ban_lists[0].cards == ("Лавина", "Йети")
+    stale = post(org, f"/formats/{fid}/ban", {"effective": "2031-01-01", "cards": "Йети",
+                                              "version": version.group(1)})
+    assert stale.status_code == 409
+    bad_deck = post(org, f"/formats/{fid}/starter", {"name": "Плохая",
+                                                     "text": "4 Лавина\n1 Несуществующая"},
+                    htmx="starter-msg")
+    assert bad_deck.status_code == 422 and bad_deck.headers["hx-retarget"] == "#starter-msg"
+    assert bad_deck.text.count("<li>") == 3  # unknown card, copies, size
+    saved = post(org, f"/formats/{fid}/starter", {"name": "Степная орда",
+                                                  "text": STARTER_DECKS[0][1]})
+    assert saved.status_code == 303
+    assert [d.name for d in deck_format(db, fid).starter_decks] == ["Степная орда"]
+
+
+@pytest.mark.parametrize("login", [None, "head", "floor"])
+def test_judges_players_and_the_anonymous_cannot_edit_formats(
+        demo: tuple[Database, Any], clients: Clients, login: str | None) -> None:
+    db, ids = demo
+    client = clients.as_(login)
+    expected = 401 if login is None else 403
+    for url, data in (("/formats", {"name": "Чужой"}),
+                      (f"/formats/{ids.standard_id}/ban", {"effective": "2030-01-01",
+                                                           "cards": "Йети"}),
+                      (f"/formats/{ids.starter_id}/starter/delete", {"name": "Степная орда"})):
+        answer = post(client, url, data)
+        assert answer.status_code in ((expected, 303) if login is None else (expected,)), url
+    assert len(deck_format(db, ids.starter_id).starter_decks) == len(STARTER_DECKS)
+    assert date(2030, 1, 1) not in {b.effective
+                                    for b in deck_format(db, ids.standard_id).ban_lists}
+    assert "Чужой" not in {f.name for f in format_choices(db)}
+
+
+def test_the_tournaments_organizer_sets_its_format_until_round_1(
+        demo: tuple[Database, Any], clients: Clients) -> None:
+    db, ids = demo
+    tid = constructed(db)
+    for login in ("other", "head"):
+        client = clients.as_(login)
+        assert client.get(f"/t/{tid}/format").status_code == 403
+        assert post(client, f"/t/{tid}/format",
+                    {"format_id": str(ids.standard_id)}).status_code == 403
+    assert tournament_format(db, tid) is None
+    org = clients.as_("org")
+    assert 'id="choose-deck-format"' in org.get(f"/t/{tid}").text
+    start = (date.today() + timedelta(days=40)).isoformat()
+    answer = post(org, f"/t/{tid}/format", {"format_id": str(ids.standard_id),
+                                            "starts_at": f"{start}T15:15", "online": "on",
+                                            "version": "0"})
+    assert answer.status_code == 303, answer.text
+    info = tournament_format(db, tid)
+    assert info is not None and info.online and info.rules_day.isoformat() == start
+    public = clients.new().get(f"/t/{tid}", headers={"accept-language": "ru"}).text
+    assert "Стандарт (образец)" in public and "в день начала" in public
+    assert all(card in public for card in FUTURE_BANS)  # the list in force on the start day
+    form = org.get(f"/t/{tid}/format", headers={"accept-language": "ru"}).text
+    assert f'value="{start}T15:15"' in form and "Начало (по Москве)" in form
+    starter = post(org, f"/t/{tid}/format", {"format_id": str(ids.starter_id)})
+    assert starter.status_code == 303
+    public = clients.new().get(f"/t/{tid}", headers={"accept-language": "ru"}).text
+    assert "не идёт в рейтинг" in public
+    event_id = event(db, 4, name="Другой")  # a tournament round 1 of which is paired
+    add_judge(db, event_id, role=JudgeRole.ORGANIZER, login="org", actor=ORGANIZER)
+    start_round(db, event_id, actor=ORGANIZER)
+    assert 'id="format-locked"' in org.get(f"/t/{event_id}/format").text
+    late = post(org, f"/t/{event_id}/format", {"format_id": str(ids.standard_id)})
+    assert late.status_code == 409
+
+
+def test_the_new_tournament_form_sets_a_constructed_tournaments_format(
+        demo: tuple[Database, Any], clients: Clients) -> None:
+    db, ids = demo
+    org = clients.as_("org")
+    page = org.get("/new").text
+    assert 'name="deck_format"' in page and "Стартерный констрактед (образец)" in page
+    token = TOKEN.search(page)
+    assert token is not None
+    made = post(org, "/new", {"form_token": token.group(1), "name": "Стартер в 15:15",
+                              "format": "constructed", "deck_format": str(ids.starter_id),
+                              "starts_at": "2030-05-01T15:15", "online": "on"})
+    assert made.status_code == 303, made.text
+    tid = next(t.id for t in list_tournaments(db) if t.name == "Стартер в 15:15")
+    info = tournament_format(db, tid)
+    assert info is not None and info.starter and info.online
+    assert info.starts_at is not None and info.starts_at.hour == 12  # 15:15 in Moscow
+    refused = post(org, "/new", {"form_token": TOKEN.search(org.get("/new").text).group(1),  # type: ignore[union-attr]
+                                 "name": "Без формата", "format": "constructed",
+                                 "deck_format": "999"})
+    assert refused.status_code == 404
+    assert "Без формата" not in {t.name for t in list_tournaments(db)}
+
+
+def test_the_format_pages_fit_a_phone_and_a_desktop(demo: tuple[Database, Any],
+                                                    live_server: Any, browser: Any) -> None:
+    db, ids = demo
+    tid = constructed(db, "Турнир с форматом")
+    from turnir.services.deck_formats import set_tournament_format
+
+    set_tournament_format(db, tid, actor=ORGANIZER, account_id=None, format_id=ids.standard_id)
+    for width, height in ((390, 844), (1366, 900)):
+        page = new_page(browser, viewport={"width": width, "height": height})
+        try:
+            log_in_page(page, live_server, "org")
+            for url in ("/formats", f"/formats/{ids.standard_id}",
+                        f"/formats/{ids.starter_id}", f"/t/{tid}/format", f"/t/{tid}"):
+                page.goto(f"{live_server.url}{url}")
+                assert page.locator("h1").count() >= 1
+                assert_fits(page, url)
+                assert_tap_targets(page, url)
+        finally:
+            page.context.close()
