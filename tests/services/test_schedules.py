@@ -5,6 +5,7 @@ finish it, a second pass does nothing twice, and the ratings refuse the starter 
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -188,3 +189,26 @@ def test_a_schedule_refuses_a_bad_zone_an_unknown_format_and_a_second_name(db: D
     add_schedule(db, name="Старт", times=DAILY, actor=ORG, zone="Europe/Berlin")
     with pytest.raises(UserError, match="exists already"):
         add_schedule(db, name="старт", times=DAILY, actor=ORG)
+
+
+def test_two_runners_at_the_same_moment_create_one_tournament_and_pair_once(
+        db: Database) -> None:
+    starter_schedule(db)
+    barrier = threading.Barrier(2)
+
+    def run_at(moment: datetime) -> None:
+        barrier.wait()
+        run_schedules(db, now=moment)
+
+    for moment in (OPENS, None, STARTS):
+        if moment is None:
+            [tid] = [t.id for t in list_tournaments(db)]
+            players(db, tid, 4)
+            continue
+        workers = [threading.Thread(target=run_at, args=(moment,)) for _ in range(2)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    assert len(list_tournaments(db)) == 1
+    assert get_tournament(db, tid).info.rounds == 1

@@ -141,6 +141,9 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     # the card catalogue (issue 13): found by anyone, loaded by a site organizer
     ("GET", "/cards"): ALL, ("GET", "/cards/search"): ALL, ("POST", "/cards/import"): ORG,
     ("GET", "/api/v1/cards"): ALL,
+    # publication and metagame (issue 13): public, the organizer publishes after the finish
+    ("GET", f"{T}/top-decks"): ALL, ("POST", f"{T}/top-decks"): ORG,
+    ("GET", f"{T}/metagame"): ALL,
 }
 """Who may use each route; a role of the staff (organizer, head judge, floor judge) is a role in
 the tournament of the URL (issue 10 item 1)."""
@@ -178,6 +181,7 @@ FORMS = {
     f"{T}/staff": {"login": "extra", "role": "floor_judge"},
     f"{T}/rating/terms": {"professional_k": "1.4", "version": "0"},
     f"{T}/rating/submit": {"confirm": "yes"},
+    f"{T}/top-decks": {"count": "1"},
 }
 LOGINS = {Role.PLAYER: "player", Role.FLOOR_JUDGE: "floor", Role.HEAD_JUDGE: "head",
           Role.ORGANIZER: "org"}

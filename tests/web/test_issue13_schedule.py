@@ -6,7 +6,8 @@ tournament's page shows the message."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import threading
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -23,6 +24,8 @@ from turnir.services.players import register_players
 from turnir.services.schedules import list_schedules, run_schedules
 from turnir.storage.database import Database
 from turnir.storage.repositories import person_for
+from turnir.web.serve import schedule_loop
+from turnir.web.settings import WebSettings
 
 DESKTOP = {"width": 1366, "height": 900}
 
@@ -136,3 +139,25 @@ def test_browser_an_organizer_adds_the_daily_schedule_on_a_phone_and_a_desktop(
         assert width <= viewport["width"], (viewport, width)
         page.context.close()
     assert [s.schedule.name for s in list_schedules(live_server.db)] == ["Старт 1", "Старт 2"]
+
+
+class _OnePass(threading.Event):
+    """A stop event that stops the loop after its first pass."""
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.set()
+        return True
+
+
+def test_the_server_loop_runs_the_schedules_with_the_real_clock(web_db: Database) -> None:
+    from turnir.domain.schedule import ScheduleSettings
+    from turnir.services.schedules import add_schedule, upcoming_events
+
+    soon = datetime.now(UTC) + timedelta(minutes=30)  # inside the 60-minute window
+    add_schedule(web_db, name="Скоро", times=(f"{soon:%H:%M}",), actor="test", zone="UTC",
+                 settings=ScheduleSettings(online=False))
+    schedule_loop(web_db, _OnePass(), every_s=0)
+    opened = [e for e in upcoming_events(web_db) if e.tournament_id is not None]
+    assert [e.state for e in opened] == ["open"]
+    assert WebSettings.from_env({}).run_schedules
+    assert not WebSettings.from_env({"TURNIR_SCHEDULES": "0"}).run_schedules

@@ -358,6 +358,8 @@ def _start_or_cancel(db: Database, event: StoredEvent, schedule: Schedule, *,
     try:
         view = start_round(db, tid, actor=actor, expected_version=version)
     except UserError as error:
+        if error.code == "stale_version":  # another pass paired it first
+            return []
         return [_step("failed", schedule.name, event.starts_at, tid, error=error)]
     with changing(db, None, actor) as change:
         schedules_repo.set_event_state(change.conn, event.id, from_state="open", state="started")

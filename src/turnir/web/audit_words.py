@@ -76,6 +76,7 @@ ACTIONS = {
     "format.ban_list_delete": N_("Ban list deleted"),
     "format.starter_deck": N_("Starter deck saved"),
     "format.starter_deck_delete": N_("Starter deck removed"),
+    "deck.publish": N_("Top decks published"),
 }
 """Every action the log knows, in words (``services.*``: ``change.log(…, action, …)``)."""
 
@@ -321,9 +322,17 @@ def _deck(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]
     return text
 
 
+def _publish(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
+    """Issue 13: "the decks of the top 8" or "publication withdrawn"."""
+    count = after.get("published")
+    return (w.t(N_("the decks of the top %(n)s"), n=count) if count
+            else w.gettext(N_("publication withdrawn")))
+
+
 _DESCRIBE: dict[str, Describe] = {
     "result": _result, "report": _report, "player": _player, "round": _round,
     "tournament": _tournament, "penalty": _penalty, "suspension": _penalty,
     "catalogue": _penalty, "judge": _staff, "deck.register": _deck, "deck.judge_change": _deck,
+    "deck.publish": _publish,
 }
 """By action, else by its first word; anything else: its round and table."""
