@@ -11,7 +11,7 @@ summary of every ranked player's deck, public once the tournament is finished.
 - :func:`published_decks`: the published lists, by final place, each sorted for reading.
 - :func:`top_decks_page`: the same with what the page shows around them (the form for the
   organizer).
-- :func:`metagame`: the summary.
+- :func:`metagame`: the summary; :func:`metagame_page` with what its page shows around it.
 """
 
 from __future__ import annotations
@@ -181,6 +181,25 @@ def top_decks_page(db: Database, tournament_id: int, *,
                         may_publish=organizer, ranked=ranked)
 
 
+@dataclass(frozen=True, slots=True)
+class MetagamePage:
+    """The public metagame page: the summary once the tournament is finished."""
+
+    info: TournamentInfo
+    finished: bool
+    constructed: bool
+    game: Metagame | None
+    """``None`` before the finish or without a deck format."""
+    published: int
+    """How many top decks are published (the page links to them)."""
+
+
+def _ranked_decks(db: Database, t: Tournament, decks: dict[int, DeckList]) -> list[DeckCards]:
+    catalogue = card_catalogue(db)
+    return [deck_cards(number, place, decks[number], catalogue)
+            for place, number, _ in _places(t) if number in decks]
+
+
 def metagame(db: Database, tournament_id: int) -> Metagame:
     """The elements and the most played cards of every ranked player's deck; public once the
     tournament is finished (refused before: the decks are private while it runs)."""
@@ -193,7 +212,16 @@ def metagame(db: Database, tournament_id: int) -> Metagame:
     if not constructed:
         raise NotFoundError("the tournament {name!r} has no deck format, so it has no "
                             "metagame", code="no_deck_format", name=view.info.name)
-    catalogue = card_catalogue(db)
-    ranked = [deck_cards(number, place, decks[number], catalogue)
-              for place, number, _ in _places(view.tournament) if number in decks]
-    return metagame_of(ranked)
+    return metagame_of(_ranked_decks(db, view.tournament, decks))
+
+
+def metagame_page(db: Database, tournament_id: int) -> MetagamePage:
+    """The metagame page: the summary, or why there is none yet."""
+    view = get_standings(db, tournament_id)
+    finished = view.info.status is Status.FINISHED
+    with reading(db) as tx:
+        decks, count, constructed = _decks_and_count(tx, tournament_id)
+    game = metagame_of(_ranked_decks(db, view.tournament, decks)) \
+        if finished and constructed else None
+    return MetagamePage(info=view.info, finished=finished, constructed=constructed, game=game,
+                        published=count if finished else 0)
