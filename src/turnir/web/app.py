@@ -36,6 +36,7 @@ from turnir.web import (
     errors,
     exports,
     form_once,
+    format_pages,
     judging,
     organizer,
     penalty_pages,
@@ -120,7 +121,8 @@ def create_app(settings: WebSettings, *, db: Database,
                rating_admin_pages.router, ratings_api.router,
                deck_pages.router, cards_pages.router, cards_pages.api_router,
                decks_api.router,
-               schedule_pages.router, deck_publication_pages.router]
+               schedule_pages.router, deck_publication_pages.router,
+               format_pages.router, format_pages.api_router]
     for router in routers:
         app.include_router(router)
     app.state.routers = routers
