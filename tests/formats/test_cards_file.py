@@ -69,14 +69,15 @@ def test_xlsx_first_sheet() -> None:
 
 @pytest.mark.parametrize("wrapped", [False, True])
 def test_json_list_or_object(wrapped: bool) -> None:
-    items = [{"name": "Гоблин-сапёр", "edition": "Образец", "number": "7", "rarity": "частая",
+    items: list[dict[str, object]] = [{"name": "Гоблин-сапёр", "edition": "Образец", "number": "7", "rarity": "частая",
               "element": "Болота", "cost": 2, "crystal": "gold", "type": "существо",
               "features": ["Орда", "Летает"], "unique": False,
               "aliases": ["Goblin Sapper", "Гоблин-минёр"]},
              {"название": "Тёмный рыцарь", "выпуск": "Образец", "стоимость": "5",
               "уникальность": True, "art": "x"}]
     data = {"cards": items} if wrapped else items
-    found = read_cards_bytes(json.dumps(data, ensure_ascii=False).encode())
+    found = read_cards_bytes(json.dumps(data, ensure_ascii=False).encode(
+        "cp1251" if wrapped else "utf-8-sig"))
     assert found.ignored == ("art",)
     first, second = found.cards
     assert first.features == ("Орда", "Летает") and first.crystal is Crystal.GOLD

@@ -71,6 +71,8 @@ def test_the_catalogue_is_cached_until_an_import_changes_it(db: Database) -> Non
                        data=_file("Карта А;Выпуск;1;серебро;;нет;"))
     first = cards.card_catalogue(db)
     assert cards.card_catalogue(db) is first  # not rebuilt per call
+    _account(db, "another_change", AccountRole.FLOOR_JUDGE)  # a server-wide change elsewhere
+    assert cards.card_catalogue(db) is first
     # an update in place: same rows, same ids, a new cost
     done = cards.import_cards(db, actor="t", account_id=None, filename="a.csv",
                               data=_file("Карта А;Выпуск;4;золото;;нет;"))

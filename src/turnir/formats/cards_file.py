@@ -3,8 +3,8 @@
 - **CSV** (or the first sheet of an ``.xlsx`` workbook): a header row, then one card a row;
   ``,``, ``;`` or tab separated; UTF-8 (a BOM is ignored), UTF-16 with a BOM or Windows-1251
   (``turnir.formats.tabular`` reads the rows).
-- **JSON**: a list of objects, or ``{"cards": [...]}``, with the same names as keys; features
-  and aliases may be lists, cost a number, uniqueness a boolean.
+- **JSON** (in the same encodings): a list of objects, or ``{"cards": [...]}``, with the
+  same names as keys; features and aliases may be lists, cost a number, uniqueness a boolean.
 
 Columns in any order, their names in English or Russian (case, ё/е and spaces ignored):
 ``name``/``название`` and ``edition``/``выпуск`` are required; ``number``/``номер``,
@@ -279,8 +279,7 @@ def _delimiter(header: str) -> str:
     return max((";", ",", "\t"), key=known)
 
 
-def _csv_rows(data: bytes, source: str) -> list[Row]:
-    text = decode_text(data, source=source)
+def _csv_rows(text: str, source: str) -> list[Row]:
     lines = _LINE_END.split(text)
     if lines and lines[-1] == "":
         lines.pop()
@@ -300,12 +299,8 @@ def _csv_rows(data: bytes, source: str) -> list[Row]:
     return rows
 
 
-def read_cards_table(data: bytes, *, source: str = THE_FILE) -> CardFile:
-    """A CSV file's or a workbook's first sheet's cards: a header row, then a card a row."""
-    if data.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):  # .xlsx, or an old .xls
-        rows = read_table(data, source=source, max_bytes=MAX_BYTES, max_lines=MAX_ROWS + 1)
-    else:
-        rows = _csv_rows(data, source)
+def _table_cards(rows: Sequence[Row], source: str) -> CardFile:
+    """The cards of a CSV file's or a sheet's rows: a header row, then a card a row."""
     if not rows:
         raise UserError("{source} is empty", code="bad_card_file", source=source)
     fields, labels, ignored = _header(rows[0].cells, source)
@@ -352,14 +347,14 @@ def read_cards_json(text: str, *, source: str = THE_FILE) -> CardFile:
 
 
 def read_cards_bytes(data: bytes, *, source: str = THE_FILE) -> CardFile:
-    """A catalogue file's bytes, whatever its kind: JSON (UTF-8) when it starts with ``[`` or
-    ``{``, an ``.xlsx`` workbook by its content, else CSV."""
+    """A catalogue file's bytes, whatever its kind: an ``.xlsx`` workbook by its content, else
+    text (UTF-8, UTF-16 with a BOM or Windows-1251): JSON when it starts with ``[`` or ``{``,
+    else CSV."""
     check_size(data, source=source, max_bytes=MAX_BYTES)
-    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise UserError("{source}: a JSON file must be UTF-8 text", code="bad_card_file",
-                            source=source) from None
+    if data.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):  # .xlsx, or an old .xls
+        return _table_cards(read_table(data, source=source, max_bytes=MAX_BYTES,
+                                       max_lines=MAX_ROWS + 1), source)
+    text = decode_text(data, source=source)
+    if text.lstrip(" \t\r\n")[:1] in ("{", "["):
         return read_cards_json(text, source=source)
-    return read_cards_table(data, source=source)
+    return _table_cards(_csv_rows(text, source), source)

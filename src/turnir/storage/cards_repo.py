@@ -2,9 +2,10 @@
 update cards by name and edition, replace the whole catalogue, and the catalogue's *stamp*.
 
 The stamp is what a cached catalogue is compared with (``turnir.services.cards``): the number
-of rows, the highest row id and the newest server-wide audit entry (every import logs one, so
-an update in place that leaves the count and the ids as they were still moves it). It is one
-statement on two indexes, cheap enough for every request.
+of rows, the highest row id and the newest catalogue import's audit entry (every import logs
+one, entity ``cards``, so an update in place that leaves the count and the ids as they were
+still moves it; other server-wide changes do not). It is one statement on indexes, cheap
+enough for every request.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from turnir.storage.tables import audit_log
 from turnir.storage.tables_decks import cards
 
 Stamp = tuple[int, int, int]
-"""(rows, highest id, newest server-wide audit entry's seq)."""
+"""(rows, highest id, the newest catalogue import's audit entry id)."""
+ENTITY = "cards"
+"""The audit log's entity of a catalogue import (``cards.import``)."""
 
 _COLUMNS = ("name", "key", "edition", "edition_key", "number", "rarity", "element", "cost",
             "crystal", "type", "features", "unique", "aliases")
@@ -30,8 +33,9 @@ def catalogue_stamp(conn: Connection) -> Stamp:
     """What changes whenever the catalogue does (see the module docstring)."""
     rows = select(func.count()).select_from(cards).scalar_subquery()
     highest = select(func.coalesce(func.max(cards.c.id), 0)).scalar_subquery()
-    logged = (select(func.coalesce(func.max(audit_log.c.seq), 0))
-              .where(audit_log.c.chain == SERVER_CHAIN).scalar_subquery())
+    logged = (select(func.coalesce(func.max(audit_log.c.id), 0))
+              .where(audit_log.c.tournament_id.is_(None), audit_log.c.entity == ENTITY)
+              .scalar_subquery())
     found = conn.execute(select(rows, highest, logged)).one()
     return int(found[0]), int(found[1]), int(found[2])
 

@@ -35,17 +35,20 @@ from turnir.web.deps import (
     DbDep,
     SiteOrganizerDep,
     VisitorDep,
+    gettext_for,
     is_htmx,
     render,
     require_csrf,
 )
 from turnir.web.form_once import FIELD as FORM_TOKEN_FIELD
 from turnir.web.form_once import form_once
+from turnir.web.templating import N_
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 api_router = APIRouter(prefix=PREFIX, tags=["turnir"], dependencies=[Depends(api_csrf)])
 """``GET /api/v1/cards``; ``turnir.web.app`` includes both routers."""
 
+TITLE = N_("Card catalogue")
 SearchText = Annotated[str, Query(max_length=card_service.MAX_QUERY)]
 Limit = Annotated[int, Query(ge=1, le=card_service.MAX_LIMIT)]
 Count = Annotated[int, Query(ge=0, le=1_000_000)]
@@ -63,8 +66,8 @@ def cards(request: Request, db: DbDep, visitor: VisitorDep, q: SearchText = "",
     page = card_service.cards_page(db, q)
     imported = None if added is None else {"added": added, "updated": updated,
                                            "removed": removed, "total": total}
-    return render(request, "cards.html", title=None, nav="cards", page=page,
-                  may_import=_may_import(visitor), imported=imported, problems=None)
+    return render(request, "cards.html", title=gettext_for(request)(TITLE), nav="cards",
+                  page=page, may_import=_may_import(visitor), imported=imported, problems=None)
 
 
 @router.get("/cards/search", response_class=HTMLResponse)
@@ -126,7 +129,8 @@ def _problems(request: Request, db: DbDep, error: CardFileError, locale: str) ->
         response.headers["HX-Retarget"] = "#cards-import-msg"
         response.headers["HX-Reswap"] = "innerHTML"
         return response
-    return render(request, "cards.html", status=422, nav="cards",
+    return render(request, "cards.html", status=422, title=gettext_for(request)(TITLE),
+                  nav="cards",
                   page=card_service.cards_page(db, ""), may_import=True, imported=None,
                   problems=listed)
 
