@@ -82,6 +82,11 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", "/schedules"): ALL, ("POST", "/schedules"): ORG,
     ("POST", "/schedules/{sid}/active"): ORG, ("GET", "/me/profile"): SIGNED_IN,
     ("POST", "/me/game-age"): SIGNED_IN, ("POST", "/accounts/{login}/game-age"): ORG,
+    # issue 13 (the judges' deck tools)
+    ("GET", f"{T}/decks"): JUDGES, ("GET", f"{T}/decks/{{number}}/count"): JUDGES,
+    ("GET", f"{T}/deck-checks"): JUDGES, ("POST", f"{T}/deck-checks/draw"): JUDGES,
+    ("POST", f"{T}/deck-checks/add"): JUDGES,
+    ("POST", f"{T}/deck-checks/{{check}}/done"): JUDGES, ("POST", f"{T}/rulings/crystals"): JUDGES,
     ("GET", "/me"): SIGNED_IN, ("GET", f"{T}/me"): PLAYERS, ("POST", f"{T}/me/report"): PLAYERS,
     ("GET", f"{T}/me/leave"): PLAYERS, ("POST", f"{T}/me/leave"): PLAYERS,
     # penalties (issue 5)
@@ -172,6 +177,9 @@ FORMS = {
     "/accounts/{login}/password": {"password": "another password"},
     "/schedules": {"name": "Старт", "times": "09:15"}, "/me/game-age": {"age": "12"},
     "/accounts/{login}/game-age": {"age": "12"}, "/schedules/{sid}/active": {"active": "1"},
+    f"{T}/deck-checks/draw": {"round": "1", "count": "1"},
+    f"{T}/deck-checks/add": {"round": "1", "number": "2"},
+    f"{T}/rulings/crystals": {"round": "1", "cards_a": "1 x"},
     f"{T}/players": {"name": "Новичок"}, f"{T}/timer": {"minutes": "30"},
     f"{T}/results": {"round": "1", "table": "{table}", "score": "2-1"},
     f"{T}/report": {"round": "1", "table": "{table}", "mine": "2", "theirs": "0"},
@@ -269,7 +277,7 @@ def _tournament(db: Database, name: str, staff: dict[JudgeRole, str], spare: str
     table = next(p.table for p in view.round.pairings if 1 in p.players)
     return {"tid": str(tid), "number": "1", "table": str(table), "kind": "slips", "code": "en",
             "seq": "1", "judge": str(judge.id), "login": "floor", "sid": "1",
-            "format_id": "1"}
+            "check": "1", "format_id": "1"}
 
 
 @dataclass

@@ -30,6 +30,7 @@ from turnir.web import (
     audit_pages,
     auth,
     cards_pages,
+    deck_judging_pages,
     deck_pages,
     deck_publication_pages,
     decks_api,
@@ -121,6 +122,7 @@ def create_app(settings: WebSettings, *, db: Database,
                rating_admin_pages.router, ratings_api.router,
                deck_pages.router, cards_pages.router, cards_pages.api_router,
                decks_api.router,
+               deck_judging_pages.router,
                schedule_pages.router, deck_publication_pages.router,
                format_pages.router, format_pages.api_router]
     for router in routers:

@@ -76,6 +76,9 @@ ACTIONS = {
     "format.ban_list_delete": N_("Ban list deleted"),
     "format.starter_deck": N_("Starter deck saved"),
     "format.starter_deck_delete": N_("Starter deck removed"),
+    "deck.check_draw": N_("Deck drawn by lot for a check"),
+    "deck.check_add": N_("Deck check added by a judge"),
+    "deck.check_done": N_("Deck check done"),
     "deck.publish": N_("Top decks published"),
 }
 """Every action the log knows, in words (``services.*``: ``change.log(…, action, …)``)."""
@@ -322,6 +325,17 @@ def _deck(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]
     return text
 
 
+def _deck_check(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
+    """Issue 13: "Player (#3), round 2: by lot 7/deck-checks/round/2/draw/1; note"."""
+    number = after.get("number")
+    text = w.t(N_("%(player)s, round %(round)s"), player=w.player(number),
+               round=after.get("round"))
+    how = (w.t(N_("by lot %(lot)s"), lot=after.get("lot")) if after.get("by_lot")
+           else w.gettext(N_("chosen by a judge")))
+    text += f": {how}" if e.action != "deck.check_done" else ""
+    return text + (f"; {after['note']}" if after.get("note") else "")
+
+
 def _publish(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
     """Issue 13: "the decks of the top 8" or "publication withdrawn"."""
     count = after.get("published")
@@ -333,6 +347,7 @@ _DESCRIBE: dict[str, Describe] = {
     "result": _result, "report": _report, "player": _player, "round": _round,
     "tournament": _tournament, "penalty": _penalty, "suspension": _penalty,
     "catalogue": _penalty, "judge": _staff, "deck.register": _deck, "deck.judge_change": _deck,
-    "deck.publish": _publish,
+    "deck.check_draw": _deck_check, "deck.check_add": _deck_check,
+    "deck.check_done": _deck_check, "deck.publish": _publish,
 }
 """By action, else by its first word; anything else: its round and table."""

@@ -15,9 +15,12 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Form, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
+from turnir.domain.cards import MAX_NAME
+from turnir.domain.games import Side
 from turnir.domain.model import RulesLevel
 from turnir.domain.penalties import ClaimKind, CrystalCount, Penalty, Text
 from turnir.errors import Term, UserError
+from turnir.services.common import TournamentInfo
 from turnir.services.game_rulings import decide_time_out_claim, record_technical_result
 from turnir.services.penalty_catalogue import (
     get_catalogue,
@@ -35,6 +38,7 @@ from turnir.services.rulings_page import (
     infraction_of,
     rulings_page,
 )
+from turnir.services.technical_count import MAX_CARDS_TEXT, CrystalPicker, crystal_picker
 from turnir.web import views
 from turnir.web.deps import (
     HeadDep,
@@ -49,6 +53,7 @@ from turnir.web.deps import (
     require_csrf,
 )
 from turnir.web.form_fields import count_field, number_field
+from turnir.web.staff import Staff
 
 RoundField = Annotated[int, Form(ge=1, le=10_000)]
 TableField = Annotated[int, Form(ge=1, le=100_000)]
@@ -96,12 +101,10 @@ def _claimant(text: str) -> tuple[int, int]:
     return found[0], found[1]
 
 
-@router.get("/t/{tid}/rulings", response_class=HTMLResponse)
-def rulings(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
-            info: TournamentDep, round: RoundQuery = None,
-            recorded: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None) -> HTMLResponse:
-    """The rulings so far, and the forms: a technical result (the head judge), a claim;
-    ``recorded``: the ruling just recorded, confirmed at the top."""
+def _rulings(request: Request, state: StateDep, visitor: VisitorDep, staff: Staff,
+             info: TournamentInfo, round: int | None, recorded: int | None = None,
+             picker: CrystalPicker | None = None, picked_table: int | None = None
+             ) -> HTMLResponse:
     found = rulings_page(state.db, info.id, round)
     page = found.page
     lines = [] if page.round is None else [
@@ -113,7 +116,41 @@ def rulings(request: Request, state: StateDep, visitor: VisitorDep, staff: Judge
                   said=found.said,
                   just_recorded=next((r for r in found.rulings if r.id == recorded), None),
                   is_head=staff.is_head, max_crystals=MAX_CRYSTALS,
-                  max_before=MAX_GAMES_BEFORE)
+                  max_before=MAX_GAMES_BEFORE, picker=picker, picked_table=picked_table,
+                  crystals=picker.count if picker is not None else None,
+                  max_cards_text=MAX_CARDS_TEXT)
+
+
+@router.get("/t/{tid}/rulings", response_class=HTMLResponse)
+def rulings(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
+            info: TournamentDep, round: RoundQuery = None,
+            recorded: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None) -> HTMLResponse:
+    """The rulings so far, and the forms: a technical result (the head judge), a claim;
+    ``recorded``: the ruling just recorded, confirmed at the top."""
+    return _rulings(request, state, visitor, staff, info, round, recorded)
+
+
+CardsText = Annotated[str, Form(max_length=MAX_CARDS_TEXT)]
+
+
+@router.post("/t/{tid}/rulings/crystals", response_class=HTMLResponse)
+def crystals(request: Request, state: StateDep, visitor: VisitorDep, staff: JudgesDep,
+             info: TournamentDep, round: RoundField,
+             table: Annotated[int | None, Form(ge=1, le=100_000)] = None,
+             cards_a: CardsText = "", cards_b: CardsText = "",
+             q: Annotated[str, Form(max_length=100)] = "",
+             add: Annotated[str, Form(max_length=MAX_NAME + 2)] = "") -> HTMLResponse:
+    """The card picker of the crystal count (S-8, issue 13): each player's cards counted from
+    the catalogue (``add``: "a|name" or "b|name", a card picked from the search ``q``); the
+    page again with the totals filled in the technical result form (the head judge records
+    it). Nothing is stored."""
+    side, _, name = add.partition("|")
+    picked = ((Side.A if side == "a" else Side.B, name)
+              if side in ("a", "b") and name.strip() else None)
+    picker = crystal_picker(state.db, info.id, account_id=staff.account_id, cards_a=cards_a,
+                            cards_b=cards_b, query=q, add=picked)
+    return _rulings(request, state, visitor, staff, info, round, picker=picker,
+                    picked_table=table)
 
 
 @router.post("/t/{tid}/rulings/technical")
