@@ -50,6 +50,8 @@ def test_deck_cards_counts_reprints_and_spellings_together() -> None:
     assert cards.cards == (("Гоблин-сапёр", "Горы", 5), ("Лесной страж", "Леса", 3),
                            ("Неизвестная карта", "", 3))
     assert deck_elements(cards) == ("Горы",)
+    assert cards.unknown == {"неизвестная карта"}
+    assert [c.name for c in most_played([cards])] == ["Гоблин-сапёр", "Лесной страж"]
 
 
 def test_element_shares_with_the_best_place() -> None:

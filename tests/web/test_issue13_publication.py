@@ -134,6 +134,7 @@ def test_the_metagame_is_public_after_the_finish(web_db: Database, clients: Clie
     assert "Колод игроков с итоговым местом: 5." in text
     assert "Горы + Леса" in text and "Самые популярные карты" in text
     assert "Лесной зверь 1" in text
+    assert "Незнакомая карта" not in text  # a name not in the catalogue is not listed
     assert f'href="/t/{tid}/top-decks"' not in text  # nothing published yet
     assert _client(clients).get("/t/99999/metagame").status_code == 404
 

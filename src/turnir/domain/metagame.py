@@ -9,8 +9,8 @@ Terms (Russian in brackets):
   each are both the deck's (a "Горы + Леса" deck);
 - the *element share* (доля стихий): for each such element or pair, how many decks, their share
   of all decks and the best final place among them;
-- the *most played cards* (самые популярные карты): each card by the number of decks that
-  play it, then its copies over all decks, then its name; the first 20.
+- the *most played cards* (самые популярные карты): each card of the catalogue by the number of
+  decks that play it, then its copies over all decks, then its name; the first 20.
 
 Pure: the callers read the decks and places (``turnir.services.deck_publication``).
 """
@@ -41,6 +41,9 @@ class DeckCards:
     cards: tuple[tuple[str, str, int], ...]
     """(the card's name as the catalogue prints it, its element, copies); a card the catalogue
     does not know: the name as written and element ""."""
+    unknown: frozenset[str] = frozenset()
+    """The card keys of the names the catalogue does not know (not in the most played list: a
+    misspelling of an unpublished deck is nobody's business)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,15 +87,19 @@ def deck_cards(number: int, place: int | None, deck: DeckList,
     list's order."""
     shown: dict[str, tuple[str, str]] = {}
     copies: dict[str, int] = {}
+    unknown: set[str] = set()
     for line in deck.lines:
         card: Card | None = catalogue.find(line.name)
         name, element = (card.name, card.element) if card is not None else (line.name.strip(),
                                                                              "")
         key = card_key(name)
+        if card is None:
+            unknown.add(key)
         shown.setdefault(key, (name, element))
         copies[key] = copies.get(key, 0) + line.count
     return DeckCards(number=number, place=place, cards=tuple(
-        (name, element, copies[key]) for key, (name, element) in shown.items()))
+        (name, element, copies[key]) for key, (name, element) in shown.items()),
+        unknown=frozenset(unknown))
 
 
 def is_neutral(element: str) -> bool:
@@ -143,6 +150,8 @@ def most_played(decks: Sequence[DeckCards], limit: int = MOST_PLAYED) -> tuple[P
     for deck in decks:
         for name, element, count in deck.cards:
             key = card_key(name)
+            if key in deck.unknown:
+                continue
             shown.setdefault(key, (name, element))
             in_decks[key] = in_decks.get(key, 0) + 1
             copies[key] = copies.get(key, 0) + count
