@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 
 from tests.services.builders import ORGANIZER, event, play_round
+from tests.services.test_decks import staff_account
 from tests.services.test_reports import players
 from turnir.domain.model import StaffRole
 from turnir.errors import ConflictError, ForbiddenError, NotFoundError, UserError
 from turnir.i18n import error_text
-from turnir.services.accounts import AccountRole, create_account, make_hasher
 from turnir.services.cards import import_cards
 from turnir.services.deck_formats import set_tournament_format
 from turnir.services.deck_publication import (
@@ -23,7 +23,6 @@ from turnir.services.deck_publication import (
 )
 from turnir.services.decks import register_deck
 from turnir.services.format_edits import create_format
-from turnir.services.judges import add_judge
 from turnir.services.queries import audit_log, get_standings
 from turnir.services.tournaments import finish_tournament
 from turnir.storage.database import Database
@@ -54,14 +53,6 @@ DECKS = {
     5: lines(FOREST[:9]) + "\n3 Незнакомая карта" + f"\n1 {SIGNATURE[4]}",
 }
 """Entry 6 registers no deck."""
-
-
-def staff_account(db: Database, tid: int, login: str, role: StaffRole) -> int:
-    account = create_account(db, login=login, name=login.title(), password="x" * 10,
-                             role=AccountRole(role.value), actor=ORGANIZER,
-                             hasher=make_hasher(fast=True))
-    add_judge(db, tid, role=role, login=login, actor=ORGANIZER)
-    return account.id
 
 
 def constructed_event(db: Database, format_name: str = "Публикация") -> int:
