@@ -314,6 +314,8 @@ def _mount_commands() -> None:
         ("user", "users", "user_app", "Web accounts: organizers, judges, players."),
         ("schedule", "schedule", "schedule_app", "Recurring tournaments: add, list, run."),
         ("deck", "decks", "deck_app", "Deck lists: check, register, show, list."),
+        ("deck-checks", "deck_checks", "deck_checks_app",
+         "Random deck checks in a round: draw by lot, add, done, list."),
         ("format", "formats", "format_app", "Constructed formats: ban lists, starter decks, a "
          "tournament's format."),
         ("cards", "cards", "cards_app", "The card catalogue: import, find, list, sample."),
