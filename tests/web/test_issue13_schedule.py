@@ -105,9 +105,10 @@ def test_a_cancelled_scheduled_tournament_shows_the_message(client: TestClient,
     from turnir.domain.schedule import ScheduleSettings
     from turnir.services.schedules import add_schedule
 
+    add_account(web_db, "org", AccountRole.ORGANIZER)
     add_schedule(web_db, name="Старт", times=("09:15",), actor="test",
                  format=a_format(web_db, starter=True),
-                 settings=ScheduleSettings(online=False))
+                 settings=ScheduleSettings(online=False, organizer="org"))
     [opened] = run_schedules(web_db, now=datetime(2026, 12, 2, 5, 30, tzinfo=UTC)).steps
     tid = opened.tournament_id
     assert tid is not None
@@ -118,6 +119,10 @@ def test_a_cancelled_scheduled_tournament_shows_the_message(client: TestClient,
     assert "Турнир отменён: зарегистрировались 3 игрока, нужно не меньше 4" in page.text
     events = client.get("/schedules", headers={"accept-language": "ru"}).text
     assert "отменён" in events
+    log_in(client, "org")  # the schedule's organizer organizes the tournament
+    log = client.get(f"/t/{tid}/log", headers={"accept-language": "ru"}).text
+    assert "Турнир по расписанию отменён" in log and "расписание турниров" in log
+    assert log.count("зарегистрировались 3 игрока, нужно не меньше 4") == 1
 
 
 def test_browser_an_organizer_adds_the_daily_schedule_on_a_phone_and_a_desktop(

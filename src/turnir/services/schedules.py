@@ -49,6 +49,7 @@ from turnir.domain.schedule import (
 )
 from turnir.domain.tournament import Phase
 from turnir.errors import ConflictError, ForbiddenError, NotFoundError, UserError
+from turnir.i18n import error_text
 from turnir.services.common import Database, Tx, changing, reading, utc_now
 from turnir.services.deck_formats import set_tournament_format
 from turnir.services.rounds import start_round
@@ -250,6 +251,12 @@ def _event_info(event: StoredEvent, schedule: StoredSchedule) -> EventInfo:
     return EventInfo(schedule.id, schedule.name, event.starts_at, schedule.time_zone,
                      event.tournament_id, event.state, message,
                      event.tournament_status == Status.FINISHED)
+
+
+def cancel_reason(text: str, locale: str) -> str:
+    """A stored cancel message (``tournament.cancel``'s reason) in ``locale``."""
+    error = cancel_from_text(text)
+    return text if error is None else error_text(error, locale)
 
 
 def upcoming_events(db: Database, *, now: datetime | None = None,

@@ -19,6 +19,8 @@ from turnir.services.audit import AuditEntry, LogFamily, actor_parts, entry_roun
 from turnir.services.demo import ACTOR as DEMO_ACTOR
 from turnir.services.online import ROBOT_ACTOR
 from turnir.services.player_match import SELF_DROP_REASON
+from turnir.services.schedules import ACTOR as SCHEDULE_ACTOR
+from turnir.services.schedules import cancel_reason
 from turnir.web.templating import N_, ROLE_NAMES
 
 ACTIONS = {
@@ -159,6 +161,8 @@ class Words:
     def who(self, actor: str) -> str:
         if actor == ROBOT_ACTOR:
             return self.gettext(N_("the online judge robot"))
+        if actor == SCHEDULE_ACTOR:  # issue 13: the server's run of the schedules
+            return self.gettext(N_("the tournament schedule"))
         if actor == DEMO_ACTOR:  # the demo's own sample entries: not a person
             return self.gettext(N_("the demo's sample data"))
         name, both = actor_parts(actor)
@@ -263,6 +267,8 @@ def _tournament(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str
     if e.action == "tournament.finish":
         return w.gettext(N_("early, before the planned rounds were over")) if after.get(
             "early") else ""
+    if e.action == "tournament.cancel":  # issue 13: a scheduled event with too few players
+        return cancel_reason(str(after.get("reason") or ""), w.locale)
     if e.action == "tournament.robot":
         return w.gettext(N_("switched on") if after.get("robot_allowed") else N_("switched off"))
     if e.action == "tournament.clock":
@@ -349,5 +355,6 @@ _DESCRIBE: dict[str, Describe] = {
     "catalogue": _penalty, "judge": _staff, "deck.register": _deck, "deck.judge_change": _deck,
     "deck.check_draw": _deck_check, "deck.check_add": _deck_check,
     "deck.check_done": _deck_check, "deck.publish": _publish,
+    "schedule.open": lambda w, e, before, after: str(after.get("schedule") or ""),
 }
 """By action, else by its first word; anything else: its round and table."""
