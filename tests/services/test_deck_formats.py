@@ -41,7 +41,7 @@ from turnir.services.format_edits import (
 from turnir.services.judges import JudgeRole, NotStaffError, add_judge
 from turnir.services.players import register_players
 from turnir.services.queries import audit_log
-from turnir.services.rating_terms import tournament_rating_terms
+from turnir.services.rating_terms import set_rating_terms, tournament_rating_terms
 from turnir.services.ratings import submit_tournament
 from turnir.services.tournaments import create_tournament, finish_tournament
 from turnir.storage.database import Database
@@ -140,6 +140,9 @@ def test_c2_a_starter_format_makes_the_event_unrated(cards: Database) -> None:
     assert len(info.format.starter_decks) == len(STARTER_DECKS)
     assert tournament_rating_terms(db, tid).starter
     assert "rating.terms" in {e.action for e in audit_log(db, tid)}
+    with pytest.raises(ConflictError, match="decides whether it is starter constructed"):
+        set_rating_terms(db, tid, actor=ORGANIZER, starter=False)  # one source of truth
+    set_rating_terms(db, tid, actor=ORGANIZER, starter=True, boosters=2)
     # Back to a normal format: rated again (one source of truth, the rating terms).
     set_tournament_format(db, tid, actor=ORGANIZER, account_id=None, format_id=demo.standard_id)
     assert not tournament_rating_terms(db, tid).starter

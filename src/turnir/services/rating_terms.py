@@ -23,8 +23,9 @@ from turnir.domain.ratings import parse_exact
 from turnir.domain.ratings.terms import RatingTerms as RatingTerms
 from turnir.domain.ratings.terms import kopecks as kopecks
 from turnir.domain.ratings.terms import roubles
-from turnir.errors import Term, UserError
+from turnir.errors import ConflictError, Term, UserError
 from turnir.services.common import Database, Tx, changing, reading
+from turnir.services.deck_formats import tournament_format_in
 from turnir.services.judges import HEAD_OR_ORGANIZER, check_staff
 from turnir.services.penalties import views_in
 from turnir.storage.rating_events import entry_number, load_terms, save_terms
@@ -78,6 +79,8 @@ def set_rating_terms(
         old = load_terms(conn, tournament_id)
         check_version(conn, tournament_id, "rating_terms", tournament_id,
                       "the tournament's rating terms", expected_version, old.version)
+        if not isinstance(starter, Keep):
+            _refuse_starter_against_format(conn, tournament_id, bool(starter))
         if not isinstance(boosters, Keep) and not 1 <= boosters <= 4:
             raise UserError("a draft has 1 to 4 boosters, not {boosters} (D-1)",
                             code="bad_boosters", boosters=boosters)
@@ -98,6 +101,16 @@ def set_rating_terms(
         change.log(tournament_id, "rating.terms", "rating_terms", tournament_id,
                    old.as_json() if old.version else None, new.as_json())
         return new
+
+
+def _refuse_starter_against_format(conn: Tx, tournament_id: int, starter: bool) -> None:
+    """A tournament with a deck format is starter constructed exactly when its format is (C-2,
+    issue 13): the format decides, so the two never disagree."""
+    chosen = tournament_format_in(conn, tournament_id)
+    if chosen is not None and chosen.starter != starter:
+        raise ConflictError("the tournament plays the format {format!r}, which decides whether it "
+                            "is starter constructed (C-2); change its format instead",
+                            code="starter_follows_format", format=chosen.format.name)
 
 
 def _money(old: Decimal | None, given: Decimal | str | Keep | None, what: str
