@@ -19,7 +19,7 @@ from tests.services.test_deck_checks import constructed
 from tests.services.test_reports import PASSWORD as PLAYER_PASSWORD
 from tests.services.test_reports import players
 from tests.web.conftest import Clients, LiveServer, add_account, csrf_of, log_in
-from tests.web.pages_check import assert_fits, assert_tap_targets
+from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
 from tests.web.test_browser import PHONE, login, new_page
 from turnir.domain.deck_lots import draw_by_lot
 from turnir.services.accounts import AccountRole
@@ -197,13 +197,17 @@ def test_the_judges_deck_pages_fit_a_phone(live_server: LiveServer, browser: Any
     login(phone, live_server, "head")
     phone.goto(f"{live_server.url}/t/{tid}/decks")
     assert_fits(phone, "decks list 390")
+    assert_tap_targets(phone, "decks list 390")
+    assert_accessible(phone, "decks list 390")
     phone.goto(f"{live_server.url}/t/{tid}/decks/2/count")
     assert_fits(phone, "count view 390")
+    assert_accessible(phone, "count view 390")
     phone.goto(f"{live_server.url}/t/{tid}/deck-checks")
     phone.click("#draw-decks")
     expect(phone.locator("#drawn")).to_be_visible()
     assert_fits(phone, "deck checks 390")
     assert_tap_targets(phone, "deck checks 390")
+    assert_accessible(phone, "deck checks 390")
     phone.goto(f"{live_server.url}/t/{tid}/rulings")
     phone.fill("#cards-a", "2 Горный тролль\nЛесная фея")
     phone.fill("#cards-b", "Тёмный маг")
@@ -212,6 +216,7 @@ def test_the_judges_deck_pages_fit_a_phone(live_server: LiveServer, browser: Any
     assert phone.input_value("#a-gold") == "10" and phone.input_value("#b-gold") == "4"
     assert_fits(phone, "rulings with the crystal count 390")
     assert_tap_targets(phone, "rulings with the crystal count 390")
+    assert_accessible(phone, "rulings with the crystal count 390")
     desk = new_page(browser, viewport=DESKTOP)
     login(desk, live_server, "floor")
     desk.goto(f"{live_server.url}/t/{tid}/decks")
