@@ -176,24 +176,31 @@ def _format_json(stored: StoredFormat) -> dict[str, object]:
             "starter": stored.starter}
 
 
+def _checked_values(db: Database, account_id: int | None, name: str,
+                    editions: Sequence[str], starter: bool, limits: FormatLimits
+                    ) -> dict[str, object]:
+    """A format's columns from what was given, every value checked (the account first)."""
+    with reading(db) as tx:
+        check_site_organizer(tx, account_id)
+    shown, key = _name(name)
+    checked = _limits(limits)
+    return {"name": shown, "name_key": key, "editions": _editions(editions, card_catalogue(db)),
+            "starter": bool(starter), "min_cards": checked.min_cards,
+            "max_cards": checked.max_cards, "max_copies": checked.max_copies,
+            "max_horde_copies": checked.max_horde_copies}
+
+
 def create_format(db: Database, *, actor: str, account_id: int | None, name: str,
                   editions: Sequence[str] = (), starter: bool = False,
                   limits: FormatLimits = FormatLimits()) -> FormatInfo:
     """A new format (a site organizer's)."""
-    with reading(db) as tx:
-        check_site_organizer(tx, account_id)
-    shown, key = _name(name)
-    chosen = _editions(editions, card_catalogue(db))
-    checked = _limits(limits)
+    values = _checked_values(db, account_id, name, editions, starter, limits)
+    shown, key = str(values["name"]), str(values["name_key"])
     with changing(db, None, actor) as change:
         check_site_organizer(change.conn, account_id)
         if repo.format_by_key(change.conn, key) is not None:
             raise ConflictError("there is a format named {name!r} already",
                                 code="duplicate_format", name=shown)
-        values = {"name": shown, "name_key": key, "editions": chosen, "starter": bool(starter),
-                  "min_cards": checked.min_cards, "max_cards": checked.max_cards,
-                  "max_copies": checked.max_copies,
-                  "max_horde_copies": checked.max_horde_copies}
         format_id = repo.insert_format(change.conn, values, at=change.at, by=change.actor)
         change.log(None, "format.create", "deck_format", format_id, None,
                    _format_json(stored_format(change.conn, format_id)))
@@ -204,11 +211,8 @@ def edit_format(db: Database, format_id: int, *, actor: str, account_id: int | N
                 name: str, editions: Sequence[str], starter: bool, limits: FormatLimits,
                 expected_version: int | None = None) -> FormatInfo:
     """Change a format's name, editions, starter flag and limits (a site organizer's)."""
-    with reading(db) as tx:
-        check_site_organizer(tx, account_id)
-    shown, key = _name(name)
-    chosen = _editions(editions, card_catalogue(db))
-    checked = _limits(limits)
+    values = _checked_values(db, account_id, name, editions, starter, limits)
+    shown, key = str(values["name"]), str(values["name_key"])
     with changing(db, None, actor) as change:
         conn = change.conn
         check_site_organizer(conn, account_id)
@@ -222,10 +226,6 @@ def edit_format(db: Database, format_id: int, *, actor: str, account_id: int | N
             raise ConflictError("the format {name!r} is used by tournaments ({count}); its "
                                 "starter flag cannot change (their rating terms follow it, "
                                 "C-2)", code="format_in_use", name=old.name, count=len(using))
-        values: dict[str, object] = {
-            "name": shown, "name_key": key, "editions": chosen, "starter": bool(starter),
-            "min_cards": checked.min_cards, "max_cards": checked.max_cards,
-            "max_copies": checked.max_copies, "max_horde_copies": checked.max_horde_copies}
         old = _locked_format(change, format_id, expected_version, values)
         new = stored_format(conn, format_id)
         change.log(None, "format.edit", "deck_format", format_id, _format_json(old),
