@@ -89,6 +89,11 @@ class TournamentFormatInfo:
     def starter(self) -> bool:
         return self.format.starter
 
+    @property
+    def starts_moscow(self) -> datetime | None:
+        """The planned start in Moscow time (how the pages show it)."""
+        return None if self.starts_at is None else self.starts_at.astimezone(RULES_ZONE)
+
 
 def moscow_day(moment: datetime) -> date:
     """The Moscow day of a moment (a naive one is UTC, as stored)."""
