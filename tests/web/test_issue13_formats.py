@@ -16,7 +16,7 @@ import pytest
 
 from tests.services.builders import ORGANIZER, event
 from tests.web.conftest import Clients, add_account, csrf_of
-from tests.web.pages_check import assert_fits, assert_tap_targets
+from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
 from tests.web.test_browser import login as log_in_page
 from tests.web.test_browser import new_page
 from turnir.domain.accounts import AccountRole
@@ -123,6 +123,14 @@ def test_a_site_organizer_creates_a_format_and_gives_ban_lists_and_starter_decks
                                                   "text": STARTER_DECKS[0][1]})
     assert saved.status_code == 303
     assert [d.name for d in deck_format(db, fid).starter_decks] == ["Степная орда"]
+    edited = post(org, f"/formats/{fid}", {"name": "Клубный стартер", "starter": "on",
+                                           "max_copies": "2", "max_horde_copies": "4"})
+    assert edited.status_code == 303
+    assert (deck_format(db, fid).name, deck_format(db, fid).max_copies) == ("Клубный стартер", 2)
+    assert post(org, f"/formats/{fid}/ban/delete", {"effective": "2030-01-01"}).status_code == 303
+    assert deck_format(db, fid).ban_lists == ()
+    history = org.get(f"/formats/{fid}", headers={"accept-language": "ru"}).text
+    assert "Формат изменён" in history and "Задан список запрещённых карт" in history
 
 
 @pytest.mark.parametrize("login", [None, "head", "floor"])
@@ -219,5 +227,7 @@ def test_the_format_pages_fit_a_phone_and_a_desktop(demo: tuple[Database, Any],
                 assert page.locator("h1").count() >= 1
                 assert_fits(page, url)
                 assert_tap_targets(page, url)
+                if width == 390:
+                    assert_accessible(page, url)
         finally:
             page.context.close()
