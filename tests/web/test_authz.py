@@ -149,6 +149,8 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     # publication and metagame (issue 13): public, the organizer publishes after the finish
     ("GET", f"{T}/top-decks"): ALL, ("POST", f"{T}/top-decks"): ORG,
     ("GET", f"{T}/metagame"): ALL,
+    # a player enters an online tournament themselves (issue 13)
+    ("POST", f"{T}/entry"): PLAYERS, ("POST", f"{A}/entries/me"): PLAYERS,
 }
 """Who may use each route; a role of the staff (organizer, head judge, floor judge) is a role in
 the tournament of the URL (issue 10 item 1)."""

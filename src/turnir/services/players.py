@@ -147,24 +147,37 @@ def register_player(
     ``account_id``: the web account registering, which must be the tournament's organizer
     (``turnir.services.judges``; every use case below takes it the same way)."""
     with changing(db, tournament_id, actor) as change:
-        conn = change.conn
-        row = _open_registration(conn, tournament_id, account_id)
-        number = next_entry_number(conn, tournament_id)
-        player = _new_player(number, TypedName(name, surname, given_name), city, club, byes,
-                             row["swiss_rounds"])
-        _refuse_taken(conn, tournament_id, player.name)
-        person = person_for(conn, name=player.name, city=player.city, club=player.club,
-                            at=change.at, person_id=person_id)
-        if person_id is not None and players_repo.person_registered(conn, tournament_id,
-                                                                    person_id):
-            raise UserError("person #{person} is already registered in this tournament",
-                            code="duplicate_player", person=person_id)
-        insert_players(conn, tournament_id, [player], {number: person}, checked_in=checked_in)
-        check_registration(conn, tournament_id, [number])
-        touch_tournament(conn, row)
-        change.log(tournament_id, "player.register", "entry", number, None,
-                   {**player_json(player), "person_id": person, "checked_in": checked_in})
-        return _entry_info(conn, tournament_id, number)
+        row = _open_registration(change.conn, tournament_id, account_id)
+        return register_in(change, tournament_id, row, TypedName(name, surname, given_name),
+                           city=city, club=club, byes=byes, person_id=person_id,
+                           checked_in=checked_in)
+
+
+def register_in(change: Change, tournament_id: int, row: Row, typed: TypedName, *,
+                city: str = "", club: str = "", byes: int = 0, person_id: int | None = None,
+                checked_in: bool = False, how: dict[str, Any] | None = None) -> PlayerInfo:
+    """The one registration path, inside the caller's transaction once it has checked who
+    registers (``register_player``: the organizer; ``services.self_entry``: the player
+    themselves): the entry written, the eligibility checks (J-5, J-8, C-2), the audit record
+    (with ``how``, e.g. a self-entry's mark)."""
+    conn = change.conn
+    _refuse_started(row)
+    number = next_entry_number(conn, tournament_id)
+    player = _new_player(number, typed, city, club, byes, row["swiss_rounds"])
+    _refuse_taken(conn, tournament_id, player.name)
+    person = person_for(conn, name=player.name, city=player.city, club=player.club,
+                        at=change.at, person_id=person_id)
+    if person_id is not None and players_repo.person_registered(conn, tournament_id,
+                                                                person_id):
+        raise UserError("person #{person} is already registered in this tournament",
+                        code="duplicate_player", person=person_id)
+    insert_players(conn, tournament_id, [player], {number: person}, checked_in=checked_in)
+    check_registration(conn, tournament_id, [number])
+    touch_tournament(conn, row)
+    change.log(tournament_id, "player.register", "entry", number, None,
+               {**player_json(player), "person_id": person, "checked_in": checked_in,
+                **(how or {})})
+    return _entry_info(conn, tournament_id, number)
 
 
 def _new_player(number: int, typed: TypedName, city: str, club: str, byes: int,

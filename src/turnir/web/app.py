@@ -51,6 +51,7 @@ from turnir.web import (
     rounds_pages,
     rulings_pages,
     schedule_pages,
+    self_entry_pages,
     staff_pages,
 )
 from turnir.web.api import PREFIX as API_PREFIX
@@ -124,7 +125,8 @@ def create_app(settings: WebSettings, *, db: Database,
                decks_api.router,
                deck_judging_pages.router,
                schedule_pages.router, deck_publication_pages.router,
-               format_pages.router, format_pages.api_router]
+               format_pages.router, format_pages.api_router,
+               self_entry_pages.router, self_entry_pages.api_router]  # issue 13: self-entry
     for router in routers:
         app.include_router(router)
     app.state.routers = routers

@@ -32,6 +32,7 @@ ACTIONS = {
     "schedule.add": N_("Schedule added"),
     "schedule.update": N_("Schedule changed"),
     "account.game_age": N_("Age in game years set"),
+    "account.person": N_("Account linked to a player"),  # a self-entry (issue 13)
     "tournament.robot": N_("Online judge robot switched"),
     "tournament.clock": N_("Round clock setting changed"),
     "player.register": N_("Player registered"),

@@ -20,6 +20,7 @@ from turnir.services.deck_formats import tournament_format
 from turnir.services.player_match import overview_card
 from turnir.services.queries import get_standings
 from turnir.services.reports import COMMENT_LEN
+from turnir.services.self_entry import my_entry
 from turnir.services.tournaments import get_tournament, list_tournaments
 from turnir.web import views
 from turnir.web.cache import anonymous_key
@@ -138,7 +139,8 @@ def overview(request: Request, state: StateDep, visitor: VisitorDep,
                   card=card, tid=info.id, tab="overview", title=info.name,
                   has_top=bool(info.settings.top_size), comment_len=COMMENT_LEN,
                   cancelled=cancelled_note(state.db, info.id, visitor.locale),
-                  deck_format=tournament_format(state.db, info.id), fmt=formats_for(request))
+                  deck_format=tournament_format(state.db, info.id), fmt=formats_for(request),
+                  entry=my_entry(state.db, info.id, player))  # a player enters (issue 13)
 
 
 @router.get("/t/{tid}/pairings", response_class=HTMLResponse)
