@@ -171,3 +171,20 @@ def test_a_player_enters_from_the_phone_and_the_page_fits(live_server: LiveServe
             assert_accessible(page, "the tournament page after the entry")
         page.context.close()
     assert [p.name for p in list_players(db, tid)] == ["Иван Игроков"]
+
+
+def test_a_player_who_entered_leaves_by_the_existing_path_and_the_page_says_so(
+        clients: Clients, web_db: Database) -> None:
+    tid = online_event(web_db)
+    player_account(web_db, "ivan", "Иван Игроков", None)
+    player = clients.as_("ivan")
+    player.post(f"/t/{tid}/entry", data=form_of(player, tid), follow_redirects=False)
+    csrf = CSRF.search(player.get(f"/t/{tid}/me/leave").text)
+    assert csrf
+    left = player.post(f"/t/{tid}/me/leave", data={"csrf_token": csrf.group(1),
+                                                   "confirm": "yes"}, follow_redirects=False)
+    assert left.status_code == 303
+    [entry] = list_players(web_db, tid)
+    assert entry.dropped_after is not None
+    page = player.get(f"/t/{tid}", headers=RU).text
+    assert "Вы вышли из этого турнира" in page and BUTTON not in page
