@@ -69,7 +69,8 @@ def test_xlsx_first_sheet() -> None:
 
 @pytest.mark.parametrize("wrapped", [False, True])
 def test_json_list_or_object(wrapped: bool) -> None:
-    items: list[dict[str, object]] = [{"name": "Гоблин-сапёр", "edition": "Образец", "number": "7", "rarity": "частая",
+    items: list[dict[str, object]] = [
+             {"name": "Гоблин-сапёр", "edition": "Образец", "number": "7", "rarity": "частая",
               "element": "Болота", "cost": 2, "crystal": "gold", "type": "существо",
               "features": ["Орда", "Летает"], "unique": False,
               "aliases": ["Goblin Sapper", "Гоблин-минёр"]},

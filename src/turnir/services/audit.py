@@ -358,6 +358,7 @@ class LogFamily(StrEnum):
     PENALTIES = "penalties"
     STAFF = "staff"
     RATINGS = "ratings"
+    DECKS = "decks"
     TOURNAMENT = "tournament"
     OTHER = "other"
 
@@ -371,6 +372,7 @@ _FAMILY_PREFIXES: tuple[tuple[str, LogFamily], ...] = (
     ("judging.", LogFamily.PENALTIES), ("judge.", LogFamily.STAFF),
     ("staff.", LogFamily.STAFF), ("rating.", LogFamily.RATINGS),
     ("tournament.", LogFamily.TOURNAMENT), ("robot.", LogFamily.TOURNAMENT),
+    ("deck.", LogFamily.DECKS), ("format.", LogFamily.TOURNAMENT),
 )
 
 

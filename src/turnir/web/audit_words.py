@@ -90,6 +90,7 @@ FAMILIES = {
     LogFamily.RESULTS: N_("Results"), LogFamily.ROUNDS: N_("Rounds"),
     LogFamily.PLAYERS: N_("Players"), LogFamily.PENALTIES: N_("Penalties"),
     LogFamily.STAFF: N_("Staff"), LogFamily.RATINGS: N_("Rating"),
+    LogFamily.DECKS: N_("Decks"),
     LogFamily.TOURNAMENT: N_("Tournament"), LogFamily.OTHER: N_("Other changes"),
 }
 """The filter's choices."""
@@ -99,6 +100,7 @@ OTHER_CHANGES = {
     LogFamily.PLAYERS: N_("A change to a player"),
     LogFamily.PENALTIES: N_("A change to the penalties"),
     LogFamily.STAFF: N_("A change to the staff"), LogFamily.RATINGS: N_("A change to the rating"),
+    LogFamily.DECKS: N_("A change to a deck"),
     LogFamily.TOURNAMENT: N_("A change to the tournament"), LogFamily.OTHER: N_("Another change"),
 }
 """An action not in ``ACTIONS`` (a new one), by its family."""

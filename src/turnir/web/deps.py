@@ -20,6 +20,7 @@ from turnir.errors import NotFoundError
 from turnir.services.accounts import AccountInfo, session_account
 from turnir.services.audit import ChangeStamps
 from turnir.services.common import Database, TournamentInfo
+from turnir.services.deck_formats import tournament_format
 from turnir.services.login_limits import LoginLimits
 from turnir.services.pages import RoundPage, round_page
 from turnir.services.tournaments import find_tournament
@@ -278,6 +279,17 @@ def has_top(request: Request, tid: int) -> bool:
     return known[tid]
 
 
+def has_decks(request: Request, tid: int) -> bool:
+    """Whether tournament ``tid`` has a deck format (its tab bar shows the deck tabs), read
+    once per request."""
+    known: dict[int, bool] | None = getattr(request.state, "has_decks", None)
+    if known is None:
+        known = request.state.has_decks = {}
+    if tid not in known:
+        known[tid] = tournament_format(get_state(request).db, tid) is not None
+    return known[tid]
+
+
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
     """Render a template in the visitor's language."""
     state = get_state(request)
@@ -288,6 +300,8 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
         ctx["staff"] = staff_of(request, int(ctx["tid"]))  # the tabs show staff their pages
     if ctx.get("tid") and "has_top" not in ctx and not ctx["htmx"]:
         ctx["has_top"] = has_top(request, int(ctx["tid"]))  # the same tabs on every page
+    if ctx.get("tid") and "has_decks" not in ctx and not ctx["htmx"]:
+        ctx["has_decks"] = has_decks(request, int(ctx["tid"]))
     html = state.templates.render(visitor.locale, template, ctx)
     response = HTMLResponse(html, status_code=status)
     set_csrf_cookie(response, visitor, state.settings, request)
