@@ -429,3 +429,14 @@ def test_rule_S8_crystal_total_counts_gold_as_silver(catalogue: CardCatalogue) -
     assert crystal_total([]) == 0
     result = check(catalogue, legal_text())
     assert crystal_total(result.cards) == 3 * (2 + 0 + 2 + 3 + 3 + 6 + 4 + 4 + 7 + 3)
+
+
+def test_a_spreadsheet_list_with_a_heading_row_and_the_count_after_the_name() -> None:
+    # QA: a file saved from a spreadsheet ("Название;Количество", "Упырь;3") was refused line by
+    # line; the heading is skipped and the count may follow the name.
+    deck, problems = parse_deck("Название;Количество;Выпуск\nУпырь;3\n2;Голем;Образец\n"
+                                "Name\tCount\nДух\t1\t\n")
+    assert problems == []
+    assert [(line.count, line.name, line.edition) for line in deck.lines] == [
+        (3, "Упырь", None), (2, "Голем", "Образец"), (1, "Дух", None)]
+    assert [line.line for line in deck.lines] == [2, 3, 5]

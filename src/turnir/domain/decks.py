@@ -126,14 +126,34 @@ _COUNT_LAST = re.compile(r"^(?P<rest>.+?)\s+[xхX×*]\s*(\d{1,4})$")
 _EDITION = re.compile(r"^(?P<name>.+?)\s*[\[(](?P<edition>[^\[\]()]+)[\])]$")
 
 
+_HEADINGS = frozenset(card_key(word) for word in (
+    "количество", "кол-во", "кол.", "копии", "копий", "шт", "шт.", "название", "карта", "имя",
+    "выпуск", "издание", "сет", "count", "qty", "quantity", "copies", "name", "card", "edition",
+    "set", "#", "n", "№"))
+"""The words of a file's heading row («Название;Количество»), skipped."""
+
+
+def _is_heading(text: str) -> bool:
+    cells = [card_key(cell) for cell in re.split(r"[;\t]", text) if cell.strip()]
+    return bool(cells) and ("\t" in text or ";" in text) and all(c in _HEADINGS for c in cells)
+
+
+def _split_cells(cells: list[str]) -> tuple[int, str, str | None] | None:
+    """(count, name, edition) of a row "3;Name[;Edition]" or "Name;3[;Edition]"."""
+    while cells and not cells[-1]:
+        cells.pop()
+    if len(cells) >= 2 and cells[0].isdigit() and cells[1]:
+        return int(cells[0]), cells[1], (cells[2] or None) if len(cells) > 2 else None
+    if len(cells) >= 2 and cells[1].isdigit() and cells[0]:
+        return int(cells[1]), cells[0], (cells[2] or None) if len(cells) > 2 else None
+    return None
+
+
 def _split_line(raw: str) -> tuple[int, str, str | None] | None:
     """(count, name, edition) of a line, ``None`` if it is not a card line."""
     text = raw.strip()
     if ";" in text or "\t" in text:
-        cells = [cell.strip() for cell in re.split(r"[;\t]", text)]
-        if cells and cells[0].isdigit() and len(cells) >= 2 and cells[1]:
-            return int(cells[0]), cells[1], (cells[2] or None) if len(cells) > 2 else None
-        return None
+        return _split_cells([cell.strip() for cell in re.split(r"[;\t]", text)])
     count = 1
     match = _COUNT_FIRST.match(text)
     if match:
@@ -151,7 +171,8 @@ def _split_line(raw: str) -> tuple[int, str, str | None] | None:
 
 def _skipped(text: str) -> bool:
     return not text or text.startswith(("#", "//")) or (text.endswith(":") and
-                                                       not text[0].isdigit())
+                                                       not text[0].isdigit()) \
+        or _is_heading(text)
 
 
 def parse_deck(text: str) -> tuple[DeckList, list[DeckProblem]]:
