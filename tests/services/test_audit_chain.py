@@ -7,7 +7,6 @@ from __future__ import annotations
 import importlib.util
 import re
 import threading
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
@@ -347,15 +346,15 @@ def test_item14_concurrent_writers_never_fork_a_chain(db: Database) -> None:
     assert chains[None].entries == 18 and chains[tid].entries == chains[tid].head_seq
 
 
-def test_item14_verifying_thousands_of_entries_takes_well_under_seconds(db: Database) -> None:
+def test_item14_verifying_thousands_of_entries_reads_the_chain_by_its_index(db: Database) -> None:
+    # No wall-clock limit here (DEVELOPERS: speed is measured in bench/, never asserted in a
+    # unit test; this one failed on a loaded 2-core machine): the plan and the count are checked.
     tid = event(db, 16, rounds=4)
     play_round(db, tid)
-    started = time.perf_counter()
     with db.write() as conn:
         change = Change(conn, ORGANIZER, datetime.now(UTC), locked=tid)
         for i in range(3000):
             change.log(tid, "round.timer", "round", 1, None, {"minutes": 50, "i": i})
-    appended = time.perf_counter() - started
     with db.read() as conn:
         total = conn.execute(select(func.count()).select_from(audit_log)
                              .where(audit_log.c.tournament_id == tid)).scalar_one()
@@ -364,12 +363,8 @@ def test_item14_verifying_thousands_of_entries_takes_well_under_seconds(db: Data
                 "EXPLAIN QUERY PLAN SELECT seq, digest FROM audit_log WHERE chain = 1 "
                 "ORDER BY seq DESC LIMIT 1"))
             assert "USING INDEX" in plan and "(chain=?)" in plan and "TEMP B-TREE" not in plan
-    started = time.perf_counter()
     verification = verify_log(db, tid)
-    took = time.perf_counter() - started
     assert verification.ok and verification.entries == total > 3000
-    assert took < 3.0, f"verifying {total} entries took {took:.2f} s"
-    assert appended < 10.0, f"appending 3000 entries took {appended:.2f} s"
 
 
 def test_item14_the_log_page_gives_the_newest_entries_and_the_verification(

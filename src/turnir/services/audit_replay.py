@@ -42,13 +42,16 @@ NEUTRAL = frozenset({
     "player.register",
     "player.import", "player.check_in", "player.drop", "player.reinstate", "round.timer",
     "report.submit",
-    "robot.dismiss",
+    "robot.dismiss", "tournament.cancel",
 })
 """Actions that change no pairing and no result."""
 NEUTRAL_PREFIXES = ("account.", "rating.", "suspension.", "penalty.", "infraction.",
-                    "catalogue.", "judging.", "judge.", "game.", "robot.token.")
+                    "catalogue.", "judging.", "judge.", "game.", "robot.token.",
+                    "cards.", "deck.", "format.", "schedule.")
 """Families of actions that never touch pairings or results themselves: a penalty or a game
-ruling that changes a result does it through ``services.results`` (a ``result.*`` entry)."""
+ruling that changes a result does it through ``services.results`` (a ``result.*`` entry).
+Constructed play (issue 13: the card catalogue, decks, formats, schedules) pairs a scheduled
+round through ``services.rounds`` (a ``round.*`` entry), never by itself."""
 
 
 @dataclass(frozen=True, slots=True)
