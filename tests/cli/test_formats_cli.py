@@ -75,7 +75,7 @@ def test_unknown_cards_and_bad_input_exit_2_and_store_nothing(
     assert code == 2 and "no format 'Нет такого'" in out, out
     monkeypatch.delenv("LANG")  # the Russian default
     code, out = run(env, "format", "ban", "Стандарт", "--from", "2030-01-01", "Йетти")
-    assert code == 2 and "Таких карт нет в каталоге: 'Йетти' → Йети" in out, out
+    assert code == 2 and "Таких карт нет в каталоге: «Йетти» → Йети" in out, out
     assert "Йетти (возможно: Йети" in out
     assert snapshot(db) == before
 

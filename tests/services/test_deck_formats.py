@@ -301,3 +301,44 @@ def test_the_starter_flag_does_not_change_while_a_tournament_uses_the_format(
         edit_format(db, fid, actor=ORGANIZER, account_id=None, name="Стартер 2", editions=[],
                     starter=True, limits=FormatLimits(), expected_version=1)
     assert deck_format(db, fid).starter
+
+
+def test_a_format_change_names_the_decks_it_breaks_and_logs_both_formats(cards: Database
+                                                                          ) -> None:
+    """QA 13 item 7: before the change, how many of the registered decks the new format (and
+    its ban list on the new planned start day) would not accept; the log keeps both names."""
+    from turnir.services.deck_format_pages import format_change_check
+    from turnir.services.decks import register_deck
+
+    db = cards
+    ids = seed_demo_formats(db)
+    tid = constructed(db, 3)
+    assert format_change_check(db, tid, account_id=None, format_id=ids.starter_id,
+                               starts_at=None) is None  # no format, no deck: nothing to ask
+    set_tournament_format(db, tid, actor=ORGANIZER, account_id=None, format_id=ids.standard_id,
+                          starts_at=datetime(2030, 5, 1, 15, 15))
+    forest = STARTER_DECKS[1][1]
+    register_deck(db, tid, 1, text=forest, actor=ORGANIZER, account_id=None)
+    register_deck(db, tid, 2, text=forest + "\n1 Степной разведчик", actor=ORGANIZER,
+                  account_id=None)
+    check = format_change_check(db, tid, account_id=None, format_id=ids.starter_id,
+                                starts_at=None)
+    assert check is not None
+    assert (check.format_name, check.decks, check.not_legal, check.not_legal_now) == (
+        "Стартерный констрактед (образец)", 2, 1, 0)
+    assert format_change_check(db, tid, account_id=None, format_id=ids.standard_id,
+                               starts_at=datetime(2030, 6, 1, 12, 0)) is None
+    other = account(db, "other", AccountRole.ORGANIZER)
+    with pytest.raises(ForbiddenError):
+        format_change_check(db, tid, account_id=other, format_id=ids.starter_id, starts_at=None)
+    set_tournament_format(db, tid, actor=ORGANIZER, account_id=None, format_id=ids.starter_id,
+                          online=True)
+    first, second = audit_log(db, tid, action="format.tournament")
+    assert first.before is None and first.after is not None
+    assert (first.after["format"], first.after["starts_at"]) == ("Стандарт (образец)",
+                                                                 "2030-05-01 12:15")
+    assert second.before is not None and second.after is not None
+    assert (second.before["format"], second.after["format"]) == (
+        "Стандарт (образец)", "Стартерный констрактед (образец)")
+    assert (second.before["online"], second.after["online"], second.after["starts_at"]) == (
+        False, True, None)

@@ -9,7 +9,7 @@ phone."""
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -20,11 +20,19 @@ from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_tar
 from tests.web.test_browser import login as log_in_page
 from tests.web.test_browser import new_page
 from turnir.domain.accounts import AccountRole
+from turnir.formats.players_csv import PlayerLine
 from turnir.services.cards import load_sample_cards
 from turnir.services.common import TournamentFormat
-from turnir.services.deck_formats import deck_format, format_choices, tournament_format
+from turnir.services.deck_formats import (
+    deck_format,
+    format_choices,
+    set_tournament_format,
+    tournament_format,
+)
+from turnir.services.decks import register_deck
 from turnir.services.demo_formats import FUTURE_BANS, PAST_BANS, STARTER_DECKS, seed_demo_formats
 from turnir.services.judges import JudgeRole, add_judge
+from turnir.services.players import register_players
 from turnir.services.rounds import start_round
 from turnir.services.tournaments import create_tournament, list_tournaments
 from turnir.storage.database import Database
@@ -214,8 +222,6 @@ def test_the_format_pages_fit_a_phone_and_a_desktop(demo: tuple[Database, Any],
                                                     live_server: Any, browser: Any) -> None:
     db, ids = demo
     tid = constructed(db, "Турнир с форматом")
-    from turnir.services.deck_formats import set_tournament_format
-
     set_tournament_format(db, tid, actor=ORGANIZER, account_id=None, format_id=ids.standard_id)
     for width, height in ((390, 844), (1366, 900)):
         page = new_page(browser, viewport={"width": width, "height": height})
@@ -231,3 +237,86 @@ def test_the_format_pages_fit_a_phone_and_a_desktop(demo: tuple[Database, Any],
                     assert_accessible(page, url)
         finally:
             page.context.close()
+
+
+FOREST = STARTER_DECKS[1][1]
+"""A starter deck, legal in both formats; with one card more it is legal only in Standard."""
+
+
+def test_changing_the_format_under_registered_decks_asks_first_then_says_saved_and_logs_it(
+        demo: tuple[Database, Any], clients: Clients) -> None:
+    """QA 13 item 7: the question names how many of the registered decks the new format would
+    not accept (with and without JS), the format stays until confirmed, then «Сохранено» and
+    the log says «Формат колод: «Стандарт» → «Стартерный»»."""
+    db, ids = demo
+    tid = constructed(db)
+    register_players(db, tid, [PlayerLine("Анна", "Москва"), PlayerLine("Борис", "Москва")],
+                     actor=ORGANIZER)
+    set_tournament_format(db, tid, actor=ORGANIZER, account_id=None, format_id=ids.standard_id)
+    register_deck(db, tid, 1, text=FOREST, actor=ORGANIZER, account_id=None)
+    register_deck(db, tid, 2, text=FOREST + "\n1 Степной разведчик", actor=ORGANIZER,
+                  account_id=None)
+    org = clients.as_("org")
+    version = re.search(r'name="version" value="(\d+)"', org.get(f"/t/{tid}/format").text)
+    assert version is not None
+    change = {"format_id": str(ids.starter_id), "starts_at": "2030-05-01T15:15", "online": "on",
+              "version": version.group(1)}
+    asked = post(org, f"/t/{tid}/format", change)
+    assert asked.status_code == 200, asked.text
+    assert ("Зарегистрировано колод: 2. Не пройдут проверку в формате «Стартерный констрактед "
+            "(образец)»: 1 (сейчас не проходят: 0)") in asked.text
+    assert f'name="confirm" value="{ids.starter_id}"' in asked.text
+    assert 'value="2030-05-01T15:15"' in asked.text and " checked>" in asked.text
+    fragment = post(org, f"/t/{tid}/format", change, htmx="format-msg")
+    assert fragment.status_code == 200 and 'id="format-confirm"' in fragment.text
+    assert "<html" not in fragment.text
+    stale = post(org, f"/t/{tid}/format", change | {"confirm": str(ids.standard_id)})
+    assert stale.status_code == 200 and 'id="format-confirm"' in stale.text
+    info = tournament_format(db, tid)
+    assert info is not None and info.format_id == ids.standard_id and not info.online
+    saved = post(org, f"/t/{tid}/format", change | {"confirm": str(ids.starter_id)})
+    assert saved.status_code == 303 and saved.headers["location"] == f"/t/{tid}/format?saved=1"
+    info = tournament_format(db, tid)
+    assert info is not None and info.format_id == ids.starter_id and info.online
+    page = org.get(saved.headers["location"], headers={"accept-language": "ru"}).text
+    assert 'id="format-saved"' in page and "Сохранено." in page
+    again = post(org, f"/t/{tid}/format", change | {"version": str(info.version)})
+    assert again.status_code == 303  # the same format: nothing more breaks, nothing to ask
+    log = org.get(f"/t/{tid}/log", headers={"accept-language": "ru"}).text
+    assert ("Формат колод: «Стандарт (образец)» → «Стартерный констрактед (образец)»; "
+            "начало: ") in log
+    assert log.count("Формат колод: «Стандарт (образец)»") == 2  # the first choice, the change
+    assert "начало: 1 мая 2030\u202fг., 15:15 по Москве; онлайн" in log
+
+
+def test_every_format_page_says_the_same_about_which_ban_list_applies(
+        demo: tuple[Database, Any], clients: Clients) -> None:
+    """QA 13 (low): the list in force on the day round 1 is paired; before that the planned
+    start day's list is expected — the same words on the format's page and the tournament's
+    format form, and the tournament's card names the planned start day."""
+    db, ids = demo
+    tid = constructed(db)
+    set_tournament_format(db, tid, actor=ORGANIZER, account_id=None, format_id=ids.standard_id,
+                          starts_at=datetime(2030, 5, 1, 15, 15))
+    rule = ("Турнир играется по списку запрещённых карт, который действует в день составления "
+            "первого тура (по московскому времени); до этого ожидается список, действующий в "
+            "день начала по плану.")
+    ru = {"accept-language": "ru"}
+    org = clients.as_("org")
+    assert rule in clients.new().get(f"/formats/{ids.standard_id}", headers=ru).text
+    assert rule in org.get(f"/t/{tid}/format", headers=ru).text
+    card = clients.new().get(f"/t/{tid}", headers=ru).text
+    assert "Список, действующий в день начала по плану" in card
+    assert "окончательно — на день составления первого тура" in card
+
+
+def test_unknown_cards_of_a_ban_list_are_named_in_russian_quotes(
+        demo: tuple[Database, Any], clients: Clients) -> None:
+    """QA 13 (low): «Костяной дракн», not 'Костяной дракн'."""
+    _, ids = demo
+    refused = post(clients.as_("org"), f"/formats/{ids.standard_id}/ban",
+                   {"effective": "2030-01-01", "cards": "Костяной дракн\nабвгд"},
+                   htmx="ban-msg")
+    assert refused.status_code == 422
+    assert "«Костяной дракн» → Костяной дракон" in refused.text and "«абвгд»" in refused.text
+    assert "'Костяной дракн'" not in refused.text

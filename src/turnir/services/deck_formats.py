@@ -256,8 +256,8 @@ def apply_tournament_format(change: Change, tournament_id: int, choice: DeckChoi
     _set_starter_terms(change, tournament_id, chosen.starter)
     touch_tournament(conn, row)
     change.log(tournament_id, "format.tournament", "tournament_decks", tournament_id,
-               _settings_json(old) if old.version else None,
-               _settings_json(new) | {"format": chosen.name})
+               _settings_json(conn, old) if old.version else None,
+               _settings_json(conn, new))
 
 
 def _set_starter_terms(change: Change, tournament_id: int, starter: bool) -> None:
@@ -271,8 +271,12 @@ def _set_starter_terms(change: Change, tournament_id: int, starter: bool) -> Non
                load_terms(change.conn, tournament_id).as_json())
 
 
-def _settings_json(settings: StoredTournamentDecks) -> dict[str, object]:
-    return {"format_id": settings.format_id, "online": settings.online,
+def _settings_json(tx: Tx, settings: StoredTournamentDecks) -> dict[str, object]:
+    """What the audit log keeps of the settings: the format by number and name (the log page
+    says «Standard» → «Starter»), the online flag and the planned start (UTC)."""
+    found = None if settings.format_id is None else repo.format_by_id(tx, settings.format_id)
+    return {"format_id": settings.format_id, "format": None if found is None else found.name,
+            "online": settings.online,
             "starts_at": None if settings.starts_at is None
             else f"{settings.starts_at:%Y-%m-%d %H:%M}"}
 

@@ -19,7 +19,7 @@ for a day and the starter decks of a starter format. Every change is in the audi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -61,9 +61,21 @@ class UnknownCardsError(UserError):
 
     def __init__(self, unknown: Sequence[tuple[str, tuple[str, ...]]]) -> None:
         self.unknown = tuple(unknown)
-        listed = "; ".join(f"{name!r}" + (f" → {', '.join(close)}" if close else "")
-                           for name, close in self.unknown)
-        super().__init__("no such cards in the catalogue: {cards}", cards=listed)
+        self.names = tuple(_unknown_card(name, close) for name, close in self.unknown)
+        super().__init__("no such cards in the catalogue: {cards}",
+                         cards="; ".join(n.message for n in self.names))
+
+    def translated(self, gettext: Callable[[str], str]) -> str:
+        """Each name quoted as the reader's language quotes it («…» in Russian)."""
+        return gettext(self.template).format(
+            cards="; ".join(n.translated(gettext) for n in self.names))
+
+
+def _unknown_card(name: str, close: tuple[str, ...]) -> UserError:
+    if close:
+        return UserError("{card!r} → {close}", code="unknown_card", card=name,
+                         close=", ".join(close))
+    return UserError("{card!r}", code="unknown_card", card=name)
 
 
 class DeckProblemsError(UserError):

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from turnir.domain.penalties import Penalty, Text
 from turnir.services.audit import AuditEntry, LogFamily, actor_parts, entry_round, family_of
+from turnir.services.deck_formats import RULES_ZONE
 from turnir.services.demo import ACTOR as DEMO_ACTOR
 from turnir.services.online import ROBOT_ACTOR
 from turnir.services.player_match import SELF_DROP_REASON
 from turnir.services.schedules import ACTOR as SCHEDULE_ACTOR
 from turnir.services.schedules import cancel_reason
+from turnir.web.i18n import Formats
 from turnir.web.templating import N_, ROLE_NAMES
 
 ACTIONS = {
@@ -352,12 +355,39 @@ def _publish(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, A
             else w.gettext(N_("publication withdrawn")))
 
 
+def _start(value: object, locale: str) -> tuple[str, str] | None:
+    """A logged planned start (UTC "YYYY-MM-DD HH:MM") as the format card says it, in Moscow
+    time; ``None`` for none or a value that is no moment."""
+    try:
+        moment = datetime.fromisoformat(str(value)).replace(tzinfo=UTC).astimezone(RULES_ZONE)
+    except ValueError:
+        return None
+    return Formats(locale, RULES_ZONE).date(moment.date()), f"{moment:%H:%M}"
+
+
+def _deck_format(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
+    """Issue 13: "Deck format: «Standard» → «Starter»; start: 5 Dec 2026, 15:15 Moscow time;
+    online" (what changed; a first choice says all it set)."""
+    old, new = before.get("format"), after.get("format")
+    parts = [w.t(N_("Deck format: “%(old)s” → “%(new)s”"), old=old, new=new)
+             if before and old != new else w.t(N_("Deck format: “%(name)s”"), name=new)]
+    start = after.get("starts_at")
+    if (start != before.get("starts_at")) if before else bool(start):
+        shown = _start(start, w.locale) if start else None
+        parts.append(w.t(N_("start: %(day)s, %(time)s Moscow time"), day=shown[0],
+                         time=shown[1]) if shown else w.gettext(N_("no planned start")))
+    online = bool(after.get("online"))
+    if (bool(before.get("online")) != online) if before else online:
+        parts.append(w.gettext(N_("online") if online else N_("played in person")))
+    return "; ".join(parts)
+
+
 _DESCRIBE: dict[str, Describe] = {
     "result": _result, "report": _report, "player": _player, "round": _round,
     "tournament": _tournament, "penalty": _penalty, "suspension": _penalty,
     "catalogue": _penalty, "judge": _staff, "deck.register": _deck, "deck.judge_change": _deck,
     "deck.check_draw": _deck_check, "deck.check_add": _deck_check,
-    "deck.check_done": _deck_check, "deck.publish": _publish,
+    "deck.check_done": _deck_check, "deck.publish": _publish, "format.tournament": _deck_format,
     "schedule.open": lambda w, e, before, after: str(after.get("schedule") or ""),
 }
 """By action, else by its first word; anything else: its round and table."""

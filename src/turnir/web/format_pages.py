@@ -8,7 +8,8 @@
   in force yet, add, replace or remove a starter deck;
 - ``/t/{tid}/format`` (the tournament's organizer): choose its format, planned start (Moscow
   time) and whether it is online, until round 1 is paired; it shows the ban list that will
-  apply;
+  apply; a change that registered decks would not pass asks to confirm first (how many of
+  them the new format would not accept), and a saved change says «Сохранено»;
 - the API: ``GET /api/v1/formats`` and ``GET /api/v1/formats/{format_id}`` (everyone).
 
 Each form posts to one route that calls one service (``turnir.services.format_edits``,
@@ -20,14 +21,20 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Form, Path, Request
+from fastapi import APIRouter, Depends, Form, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel
 
 from turnir.domain.decks import MAX_TEXT
 from turnir.errors import Term
 from turnir.i18n import error_text
-from turnir.services.deck_format_pages import format_page, formats_page, tournament_format_page
+from turnir.services.deck_format_pages import (
+    FormatChangeCheck,
+    format_change_check,
+    format_page,
+    formats_page,
+    tournament_format_page,
+)
 from turnir.services.deck_formats import (
     RULES_ZONE,
     FormatView,
@@ -208,14 +215,29 @@ def remove_starter_deck(request: Request, state: StateDep, actor: SiteOrganizerD
 
 @router.get("/t/{tid}/format", response_class=HTMLResponse)
 def tournament_format_form(request: Request, state: StateDep, staff: OrganizerDep,
-                           tid: TournamentPath) -> HTMLResponse:
+                           tid: TournamentPath,
+                           saved: Annotated[int, Query(ge=0, le=1)] = 0) -> HTMLResponse:
     page = tournament_format_page(state.db, tid, account_id=staff.account_id)
     current = page.current
     starts = ("" if current is None or current.starts_at is None
               else current.starts_at.astimezone(RULES_ZONE).strftime("%Y-%m-%dT%H:%M"))
     return render(request, "tournament_format.html", page=page, info=page.info,
                   deck_format=current, starts_local=starts, tid=tid, tab="manage",
-                  fmt=formats_for(request), title=page.info.name)
+                  fmt=formats_for(request), title=page.info.name, saved=bool(saved))
+
+
+def _confirm_change(request: Request, state: StateDep, staff: OrganizerDep, tid: int,
+                    check: FormatChangeCheck, chosen: dict[str, object]) -> HTMLResponse:
+    """The page again with the chosen values and the question (HTMX: the question alone, in
+    the form's message box): how many registered decks the new format would not accept, and
+    a second submit carrying ``confirm`` (the format confirmed)."""
+    if is_htmx(request):
+        return render(request, "_format_confirm.html", check=check, chosen=chosen, tid=tid)
+    page = tournament_format_page(state.db, tid, account_id=staff.account_id)
+    return render(request, "tournament_format.html", page=page, info=page.info,
+                  deck_format=page.current, starts_local=chosen["starts_local"], tid=tid,
+                  tab="manage", fmt=formats_for(request), title=page.info.name,
+                  check=check, chosen=chosen)
 
 
 @router.post("/t/{tid}/format")
@@ -223,11 +245,23 @@ def set_format(request: Request, state: StateDep, staff: OrganizerDep, tid: Tour
                format_id: Annotated[int, Form(ge=1, le=2**31 - 1)],
                starts_at: Annotated[str, Form(max_length=40)] = "",
                online: Annotated[str, Form(max_length=4)] = "",
-               version: Version = "") -> Response:
+               version: Version = "",
+               confirm: Annotated[str, Form(max_length=12)] = "") -> Response:
+    """Save the format; a change that affects registered decks is first confirmed (the
+    question names how many the new format would not accept; ``confirm``: the format id the
+    organizer confirmed, so a format picked after the question is asked about again)."""
+    start = parse_start(starts_at)
+    if confirm != str(format_id):
+        check = format_change_check(state.db, tid, account_id=staff.account_id,
+                                    format_id=format_id, starts_at=start)
+        if check is not None:
+            return _confirm_change(request, state, staff, tid, check, {
+                "format_id": format_id, "starts_local": starts_at.strip(),
+                "online": bool(online)})
     set_tournament_format(state.db, tid, actor=staff.actor, account_id=staff.account_id,
-                          format_id=format_id, starts_at=parse_start(starts_at),
+                          format_id=format_id, starts_at=start,
                           online=bool(online), expected_version=_version(version))
-    return done(request, f"/t/{tid}/format")
+    return done(request, f"/t/{tid}/format?saved=1")
 
 
 # ----- the API ------------------------------------------------------------------------------
