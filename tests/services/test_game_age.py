@@ -122,3 +122,14 @@ def test_a_site_organizer_sets_an_age_and_a_player_only_their_own(db: Database) 
     set_game_age(db, "kid", 12, actor=boss.name, account_id=boss.id)
     kid = next(i for i, age in game_ages(db).items() if age == 12)
     assert game_age_of(db, kid) == 12
+
+
+def test_a_bad_age_typed_in_a_form_is_refused_with_the_bounds_and_what_was_typed() -> None:
+    from turnir.i18n import error_text
+
+    for typed in ("abc", "1001", "-1", "12.5"):
+        with pytest.raises(UserError) as raised:
+            parse_game_age(typed)
+        assert error_text(raised.value, "ru") == (
+            f"возраст персонажа в игровых годах — целое число от 0 до 1000, а не «{typed}»")
+    assert parse_game_age(" 1000 ") == 1000 and parse_game_age("") is None

@@ -212,3 +212,23 @@ def test_two_runners_at_the_same_moment_create_one_tournament_and_pair_once(
             w.join()
     assert len(list_tournaments(db)) == 1
     assert get_tournament(db, tid).info.rounds == 1
+
+
+def test_a_schedule_reports_every_problem_at_once_each_naming_its_field(db: Database) -> None:
+    from turnir.services.schedules import ScheduleProblems
+
+    with pytest.raises(ScheduleProblems) as raised:
+        add_schedule(db, name="Старт", times=("25:00", "09:15", "9.15"), actor=ORG,
+                     zone="Moscow", min_players=2)
+    russian = [error_text(p, "ru") for p in raised.value.problems]
+    assert russian == [
+        "время начала указывается как ЧЧ:ММ в 24-часовом формате, например 09:15, а не «25:00»",
+        "время начала указывается как ЧЧ:ММ в 24-часовом формате, например 09:15, а не «9.15»",
+        "неизвестный часовой пояс «Moscow»",
+        "наименьшее число игроков: нужно целое число от 4 до 10000, а не 2"]
+    assert all(p in error_text(raised.value, "ru") for p in russian)  # the CLI's one message
+    assert list_schedules(db) == []
+    with pytest.raises(UserError, match="time zone") as one:  # one problem: itself
+        add_schedule(db, name="Старт", times=DAILY, actor=ORG, zone="мск")
+    assert not isinstance(one.value, ScheduleProblems)
+    add_schedule(db, name="Старт", times=DAILY, actor=ORG, zone="America/Sao_Paulo")  # any IANA

@@ -166,3 +166,97 @@ def test_the_server_loop_runs_the_schedules_with_the_real_clock(web_db: Database
     assert [e.state for e in opened] == ["open"]
     assert WebSettings.from_env({}).run_schedules
     assert not WebSettings.from_env({"TURNIR_SCHEDULES": "0"}).run_schedules
+
+
+RU = {"accept-language": "ru"}
+
+
+def test_the_schedules_page_says_dates_like_the_site_and_the_zone_in_words(
+        client: TestClient, web_db: Database) -> None:
+    import re
+
+    from turnir.services.schedules import add_schedule
+
+    add_account(web_db, "org", AccountRole.ORGANIZER)
+    add_schedule(web_db, name="Москва", times=("09:15",), actor="test")
+    add_schedule(web_db, name="Урал", times=("10:15",), actor="test", zone="Asia/Yekaterinburg")
+    log_in(client, "org")
+    page = client.get("/schedules", headers=RU).text
+    assert re.search(r"\d{1,2} [а-я]+\.? 20\d\d\sг\., 09:15 по московскому времени", page)
+    assert re.search(r"\d{1,2} [а-я]+\.? 20\d\d\sг\., 10:15 UTC\+5", page)
+    assert '09:15 <span class="zone">по московскому времени</span>' in page  # the table too
+    assert not re.search(r"\d\d\.\d\d\.\d{4} \d\d:\d\d", page)
+    assert ">Europe/Moscow<" not in page and "Asia/Yekaterinburg<" not in page
+    options = re.findall(r'<option value="([^"]+)"( selected)?>([^<]+)</option>',
+                         page.split('name="zone"')[1].split("</select>")[0])
+    assert len(options) == 16 and ("Europe/Moscow", " selected", "Москва (UTC+3)") in options
+    assert ("Asia/Kamchatka", "", "Камчатка (UTC+12)") in options
+    assert ("UTC", "", "Всемирное время (UTC)") in options
+
+
+def _form_token(client: TestClient) -> str:
+    import re
+
+    found = re.search(r'name="form_token" value="([^"]+)"', client.get("/schedules").text)
+    assert found
+    return found.group(1)
+
+
+def test_the_schedule_form_reports_every_problem_at_once_in_russian(
+        client: TestClient, web_db: Database) -> None:
+    add_account(web_db, "org", AccountRole.ORGANIZER)
+    log_in(client, "org")
+    token = csrf_of(client, "/schedules")
+    form = {"csrf_token": token, "form_token": _form_token(client), "name": "Старт",
+            "times": "09:15, 25:00", "zone": "Moscow", "min_players": "2"}
+    htmx = {**RU, "hx-request": "true", "hx-target": "messages"}
+    answer = client.post("/schedules", data=form, headers=htmx)
+    assert answer.status_code == 422
+    text = answer.text
+    assert "Расписание не добавлено:" in text and text.count("<li>") == 3
+    assert "а не «25:00»" in text and "неизвестный часовой пояс «Moscow»" in text
+    assert "наименьшее число игроков: нужно целое число от 4 до 10000, а не 2" in text
+    assert "'" not in text.replace("&#39;", "'").split("<ul")[1]
+    plain = client.post("/schedules", data={**form, "form_token": _form_token(client),
+                                            "min_players": "два"}, headers=RU)
+    assert plain.status_code == 422 and "наименьшее число игроков: нужно целое число" in plain.text
+    assert "«Moscow»" in plain.text and "«25:00»" in plain.text
+    fixed = client.post("/schedules", data={**form, "times": "09:15", "zone": "Europe/Samara",
+                                            "min_players": "4"}, headers=htmx)
+    assert (fixed.status_code == 200 and "HX-Redirect" in fixed.headers) or "HX-Refresh" in \
+        fixed.headers, fixed.text  # the same form token: the refused form did not spend it
+    assert [s.schedule.zone for s in list_schedules(web_db)] == ["Europe/Samara"]
+
+
+def test_the_profile_says_what_the_age_is_and_refuses_a_bad_one_in_words(
+        client: TestClient, web_db: Database) -> None:
+    add_account(web_db, "kid", AccountRole.FLOOR_JUDGE)
+    log_in(client, "kid")
+    profile = client.get("/me/profile", headers=RU).text
+    assert "Целое число от 0 до 1000." in profile and "pattern=" not in profile
+    token = csrf_of(client, "/me/profile")
+    bad = client.post("/me/game-age", data={"csrf_token": token, "age": "abc"}, headers=RU)
+    assert bad.status_code == 422
+    assert "возраст персонажа в игровых годах — целое число от 0 до 1000, а не «abc»" in bad.text
+
+
+def test_one_russian_term_for_starter_constructed_on_pages_and_in_messages(
+        client: TestClient, web_db: Database) -> None:
+    import re
+
+    from babel.messages.pofile import read_po
+
+    from turnir.i18n_catalogue import read_catalogue
+    from turnir.web.i18n import po_path
+
+    with po_path("ru").open("rb") as f:
+        pages = [str(m.string) for m in read_po(f) if m.string]
+    messages = [str(m.string) for m in read_catalogue("ru") if m.string]
+    wrong = [t for t in pages + messages if re.search(
+        r"онструктед|стартов(?!(ая|ые|ую|ых|ой|ыми|ым|ом) колод)", t, re.IGNORECASE)]
+    assert wrong == []
+    add_account(web_db, "org", AccountRole.ORGANIZER)
+    a_format(web_db, starter=True, name="Формат С")
+    log_in(client, "org")
+    page = client.get("/schedules", headers=RU).text
+    assert "Стартерный констрактед" in page and "(стартерный)" in page

@@ -41,9 +41,11 @@ def parse_game_age(text: str) -> int | None:
     cleaned = text.strip()
     if not cleaned:
         return None
-    if len(cleaned) > 4 or not cleaned.isdecimal() or not cleaned.isascii():
-        raise UserError("the age in game years is a whole number from 0 to {most}",
-                        code="bad_game_age", most=MAX_GAME_AGE)
+    if len(cleaned) > 4 or not cleaned.isdecimal() or not cleaned.isascii() or int(
+            cleaned) > MAX_GAME_AGE:
+        raise UserError("the character's age in game years is a whole number from 0 to "
+                        "{most}, not {text!r}", code="bad_game_age", most=MAX_GAME_AGE,
+                        text=cleaned[:20])
     return check_game_age(int(cleaned))
 
 

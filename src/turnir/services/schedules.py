@@ -27,14 +27,17 @@ read-only views.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from turnir.domain.accounts import AccountRole
+from turnir.domain.limits import check_number
 from turnir.domain.model import Settings, Status, TournamentFormat
 from turnir.domain.schedule import (
     DEFAULT_ZONE,
+    MAX_PLAYERS,
+    MAX_TIMES,
     MIN_PLAYERS,
     Schedule,
     ScheduleSettings,
@@ -44,11 +47,14 @@ from turnir.domain.schedule import (
     event_name,
     new_schedule,
     next_starts,
+    parse_time,
+    parse_times,
     starts_opening,
     time_text,
+    zone_of,
 )
 from turnir.domain.tournament import Phase
-from turnir.errors import ConflictError, ForbiddenError, NotFoundError, UserError
+from turnir.errors import ConflictError, ForbiddenError, NotFoundError, Term, UserError
 from turnir.i18n import error_text
 from turnir.services.common import Database, Tx, changing, reading, utc_now
 from turnir.services.deck_formats import set_tournament_format
@@ -119,6 +125,52 @@ class ScheduleRun:
         return [s for s in self.steps if s.action == action]
 
 
+class ScheduleProblems(UserError):
+    """Every problem of a schedule as typed (``problems``, each naming its field), so that the
+    form reports them all at once (QA 13); its message lists them, each translated."""
+
+    code = "bad_schedule"
+
+    def __init__(self, problems: Sequence[UserError]) -> None:
+        listed = problems[-1]
+        for first in reversed(problems[:-1]):
+            listed = UserError("{first}; {rest}", first=first, rest=listed)
+        super().__init__("the schedule has {count} problems: {problems}",
+                         count=len(problems), problems=listed)
+        self.problems = tuple(problems)
+
+
+def _problem(check: Callable[..., object], *args: object, **kwargs: object) -> list[UserError]:
+    """``check(*args, **kwargs)``'s problem, if any."""
+    try:
+        check(*args, **kwargs)
+    except UserError as error:
+        return [error]
+    return []
+
+
+def schedule_problems(name: str, times: Sequence[str], *, zone: str, min_players: int,
+                      settings: ScheduleSettings | None) -> list[UserError]:
+    """Every problem of a schedule as typed, in the form's order: the name, each start time
+    that is not HH:MM, the number of times, the zone, the fewest players, the settings."""
+    found = _problem(new_schedule, name, ("00:00",), zone="UTC")  # the name only
+    bad = [p for t in times[:MAX_TIMES * 2] if t.strip() for p in _problem(parse_time, t)]
+    found.extend(bad or _problem(parse_times, tuple(times)))
+    found.extend(_problem(zone_of, zone))
+    found.extend(_problem(check_number, min_players, what=Term("fewest players"),
+                          low=MIN_PLAYERS, high=MAX_PLAYERS))
+    found.extend(_problem((settings or ScheduleSettings()).checked))
+    return found
+
+
+def raise_problems(problems: Sequence[UserError]) -> None:
+    """Nothing for no problem; the problem itself for one; ``ScheduleProblems`` for more."""
+    if len(problems) == 1:
+        raise problems[0]
+    if problems:
+        raise ScheduleProblems(problems)
+
+
 # ----- keeping schedules --------------------------------------------------------------------
 
 
@@ -170,12 +222,17 @@ def add_schedule(
     db: Database, *, name: str, times: Sequence[str], actor: str, zone: str = DEFAULT_ZONE,
     format: int | str | None = None, settings: ScheduleSettings | None = None,
     min_players: int = MIN_PLAYERS, active: bool = True, account_id: int | None = None,
+    problems: Sequence[UserError] = (),
 ) -> ScheduleInfo:
     """A new schedule (a site organizer's; ``account_id`` ``None``: the local operator).
-    ``format``: the format's id or name."""
+    ``format``: the format's id or name. Every problem of what was typed is reported at once
+    (``ScheduleProblems``), with ``problems`` the caller found reading its form first."""
     with changing(db, None, actor) as change:
         conn = change.conn
         _check_site_organizer(conn, account_id)
+        raise_problems([*problems, *schedule_problems(name, times, zone=zone,
+                                                      min_players=min_players,
+                                                      settings=settings)])
         schedule = new_schedule(name, tuple(times), zone=zone, format_id=_format_id(conn, format),
                                 settings=settings, min_players=min_players, active=active)
         if schedules_repo.schedule_named(conn, schedule.name) is not None:
