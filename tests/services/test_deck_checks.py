@@ -24,6 +24,7 @@ from turnir.services.deck_checks import (
     draw_deck_checks,
     finish_deck_check,
     list_deck_checks,
+    lot_parts,
 )
 from turnir.services.deck_formats import set_tournament_format
 from turnir.services.decks import register_deck
@@ -237,3 +238,16 @@ def test_the_count_view_sorts_by_element_cost_and_type_with_group_counts(db: Dat
     assert forest.total == 9
     assert sum(g.total for g in counted.groups) == 34
     assert counted.unknown == (("Неизвестный дракон", 1),) and counted.total == 35
+
+
+def test_a_lot_reads_back_as_its_round_and_draw_for_people(db: Database, tid: int) -> None:
+    assert lot_parts("7/deck-checks/round/2/draw/3") == (2, 3)
+    assert lot_parts("-5/deck-checks/round/12/draw/1") == (12, 1)
+    for odd in ("", "7/deck-checks/round/2", "7/deck-checks/round/²/draw/1", "абв",
+                "7/deck-checks/round/2/draw/3/x"):
+        assert lot_parts(odd) is None
+    drawn = draw_deck_checks(db, tid, count=1, actor=ORGANIZER, account_id=None)
+    chosen = add_deck_check(db, tid, next(s.number for s in deck_checks_page(
+        db, tid, account_id=None).left), actor=ORGANIZER, account_id=None)
+    assert drawn[0].lot_parts == (1, 1) and drawn[0].lot == "7/deck-checks/round/1/draw/1"
+    assert chosen.lot_parts is None

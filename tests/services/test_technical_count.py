@@ -9,14 +9,16 @@ from __future__ import annotations
 import pytest
 
 from tests.services.builders import ORGANIZER, event, snapshot
-from tests.services.test_deck_checks import catalogue_and_format, judge_account
+from tests.services.test_deck_checks import DECK, catalogue_and_format, constructed, judge_account
 from tests.services.test_reports import players
 from turnir.domain.games import Side
 from turnir.domain.model import StaffRole
 from turnir.domain.penalties import CrystalCount
 from turnir.errors import ForbiddenError, UserError
+from turnir.services.decks import register_deck
 from turnir.services.judges import add_judge
 from turnir.services.penalty_catalogue import set_judging_settings
+from turnir.services.rounds import current_round
 from turnir.services.technical_count import (
     MAX_CARDS_TEXT,
     count_crystals,
@@ -103,3 +105,47 @@ def test_too_long_a_list_is_refused(db: Database, tid: int) -> None:
     with pytest.raises(UserError, match="longer than"):
         count_crystals(db, tournament_id=tid, cards_a="Лесная фея\n" * MAX_CARDS_TEXT,
                        cards_b="")
+
+
+def _seats(db: Database, tid: int) -> dict[int, tuple[int, int]]:
+    """Round 1's tables: table number → (player A, player B)."""
+    return {p.table: (p.a, p.b) for p in current_round(db, tid).round.pairings
+            if p.b is not None}
+
+
+def test_s8_a_card_beyond_the_players_registered_deck_is_counted_and_flagged(
+        db: Database) -> None:
+    tid = constructed(db, 4)  # decks 1–3 registered, player 4 has none; round 1 paired
+    seats = _seats(db, tid)
+    table, (a, _) = next((t, ab) for t, ab in seats.items() if 4 not in ab)
+    # player A's deck: no «Тёмный маг», «Горный тролль» typed with a Latin "p" (3 copies)
+    register_deck(db, tid, a, text=DECK.replace("3 Тёмный маг\n", "").replace(
+        "Горный тролль", "Гоpный тролль"), actor=ORGANIZER, account_id=None)
+    count = count_crystals(db, tournament_id=tid, round_number=1, table=table,
+                           cards_a="Тёмный маг\n4 горный тролль\n3 Лесная фея",
+                           cards_b="Тёмный маг\n3 Горный тролль")
+    assert count.a.has_deck and count.b.has_deck
+    assert [(x.card.name, x.counted, x.in_deck) for x in count.a.not_in_deck] == [
+        ("Тёмный маг", 1, 0), ("Горный тролль", 4, 3)]
+    assert count.a.total == 4 + 20 + 3  # still counted
+    assert count.b.not_in_deck == () and count.proposed
+    [(other, (c, _))] = [(t, ab) for t, ab in seats.items() if 4 in ab]
+    without = count_crystals(db, tournament_id=tid, round_number=1, table=other,
+                             cards_a="Тёмный маг", cards_b="Тёмный маг")
+    no_deck, has_deck = (without.a, without.b) if c == 4 else (without.b, without.a)
+    assert not no_deck.has_deck and no_deck.not_in_deck == ()  # no deck: nothing compared
+    assert has_deck.has_deck and has_deck.not_in_deck == ()
+    assert count_crystals(db, tournament_id=tid, cards_a="Тёмный маг",
+                          cards_b="").a.not_in_deck == ()  # no table: nothing compared
+
+
+def test_s8_with_a_card_unknown_or_a_line_unread_no_outcome_is_proposed(
+        db: Database, tid: int) -> None:
+    assert count_crystals(db, tournament_id=tid, cards_a="Горный тролль",
+                          cards_b="Лесная фея").proposed
+    unknown = count_crystals(db, tournament_id=tid, cards_a="Горный тролль",
+                             cards_b="Лесная фея\nГоллем")
+    assert not unknown.proposed and unknown.b.unknown
+    unread = count_crystals(db, tournament_id=tid, cards_a="Горный тролль",
+                            cards_b="0 Лесная фея")
+    assert not unread.proposed and unread.b.problems and not unread.b.unknown

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import expect
 
 from tests.services.builders import ORGANIZER, event
-from tests.services.test_deck_checks import constructed
+from tests.services.test_deck_checks import DECK, constructed
 from tests.services.test_reports import PASSWORD as PLAYER_PASSWORD
 from tests.services.test_reports import players
 from tests.web.conftest import Clients, LiveServer, add_account, csrf_of, log_in
@@ -24,6 +24,7 @@ from tests.web.test_browser import PHONE, login, new_page
 from turnir.domain.deck_lots import draw_by_lot
 from turnir.services.accounts import AccountRole
 from turnir.services.deck_checks import deck_checks_page, list_deck_checks
+from turnir.services.decks import register_deck
 from turnir.services.game_rulings import list_rulings
 from turnir.services.judges import JudgeRole, add_judge
 from turnir.services.queries import audit_log
@@ -31,6 +32,18 @@ from turnir.services.rounds import current_round
 from turnir.storage.database import Database
 
 DESKTOP = {"width": 1366, "height": 900}
+_BROKEN_WORDS = """() => [...document.querySelectorAll('#crystal-result td.card-name')]
+  .flatMap(cell => {
+    const text = cell.firstChild, broken = [];
+    for (const m of text.textContent.matchAll(/[^\\s-]+/g)) {
+      const range = document.createRange();
+      range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      if (tops.size > 1) broken.push(m[0]);
+    }
+    return broken; })"""
+"""The card names' words split over two lines in the crystal count (a name may wrap between
+words or after a hyphen, never inside a word)."""
 
 
 def _site(db: Database) -> int:
@@ -114,6 +127,10 @@ def test_a_judge_draws_decks_by_lot_adds_one_and_marks_a_check_done(
                                                          draw=1).numbers  # the same lot
     shown = floor.get(answer.headers["location"], headers={"accept-language": "ru"}).text
     assert "По жребию выбрано колод: 3." in shown and "7/deck-checks/round/1/draw/1" in shown
+    # the lot in words; its technical text only inside the <details> under it
+    assert re.search(r'<details class="lot"><summary>жребий: тур 1, розыгрыш 1</summary>'
+                     r'<small>[^<]*<code>7/deck-checks/round/1/draw/1</code>', shown)
+    assert "по жребию <code>" not in shown
     chosen = next(n for n in left if n not in {c.number for c in drawn})
     assert _post(floor, f"/t/{tid}/deck-checks/add",
                  {"round": "1", "number": str(chosen)}).status_code == 303
@@ -128,6 +145,7 @@ def test_a_judge_draws_decks_by_lot_adds_one_and_marks_a_check_done(
         "deck.check_draw", "deck.check_add", "deck.check_done"}
     log = clients.as_("org").get(f"/t/{tid}/log", headers={"accept-language": "ru"}).text
     assert "Колода выбрана на проверку по жребию" in log and "Колода проверена" in log
+    assert ": по жребию, розыгрыш 1<" in log and "deck-checks/round" not in log
 
 
 def test_another_tournaments_judge_and_a_player_cannot_draw(web_db: Database,
@@ -155,7 +173,7 @@ def test_s8_the_crystal_count_from_the_cards_fills_the_head_judges_form(
     assert 'id="crystal-cards"' in page.text
     answer = _post(head, f"/t/{tid}/rulings/crystals", {
         "round": "1", "table": "1", "cards_a": "2 Горный тролль\nлесная фея",
-        "cards_b": "Тёмный маг\nГорный трол", "do": "count"}, headers={"accept-language": "ru"})
+        "cards_b": "Тёмный маг", "do": "count"}, headers={"accept-language": "ru"})
     assert answer.status_code == 200
     text = answer.text
     assert 'name="a_silver" id="a-silver" value="1"' in text
@@ -164,10 +182,42 @@ def test_s8_the_crystal_count_from_the_cards_fills_the_head_judges_form(
     assert re.search(r'<option value="1" selected>[^<]*</option>', text.split(
         'id="technical-table"')[1])
     assert "Предлагается: техническая победа" in text and "11 кристаллов против 4" in text
-    assert "карты «Горный трол» нет в каталоге" in text and "Может быть: Горный тролль" in text
     assert list_rulings(web_db, tid) == []  # nothing recorded until the head judge confirms
     a, b = _table_1(web_db, tid)
     assert a and b
+
+
+def test_s8_with_an_unknown_card_nothing_is_proposed_nor_filled_in(clients: Clients,
+                                                                   tid: int) -> None:
+    answer = _post(clients.as_("head"), f"/t/{tid}/rulings/crystals", {
+        "round": "1", "table": "1", "cards_a": "2 Горный тролль\nлесная фея",
+        "cards_b": "Тёмный маг\nГорный трол", "do": "count"}, headers={"accept-language": "ru"})
+    assert answer.status_code == 200
+    text = answer.text
+    assert "карты «Горный трол» нет в каталоге" in text and "Может быть: Горный тролль" in text
+    assert "Предлагается" not in text and 'id="crystal-proposal"' not in text
+    assert "исправьте неизвестные карты, чтобы получить предложение" in text
+    for field in ("a-silver", "a-gold", "b-silver", "b-gold"):  # the form is not prefilled
+        assert f'id="{field}" value="0"' in text
+
+
+def test_s8_a_card_not_in_the_players_registered_deck_is_flagged(
+        web_db: Database, clients: Clients, tid: int) -> None:
+    a, _ = _table_1(web_db, tid)
+    register_deck(web_db, tid, a, text=DECK.replace("3 Тёмный маг\n", ""), actor=ORGANIZER,
+                  account_id=None)
+    answer = _post(clients.as_("floor"), f"/t/{tid}/rulings/crystals", {
+        "round": "1", "table": "1", "cards_a": "Тёмный маг\nЛесная фея",
+        "cards_b": "Тёмный маг", "do": "count"}, headers={"accept-language": "ru"})
+    assert answer.status_code == 200
+    side_a = answer.text.split('id="crystals-a"')[1].split('id="crystals-b"')[0]
+    side_b = answer.text.split('id="crystals-b"')[1]
+    row = re.search(r'<tr class="not-in-deck">.*?</tr>', side_a, re.S)
+    assert row and "Тёмный маг" in row.group(0)
+    assert "нет в зарегистрированной колоде" in row.group(0)
+    assert side_a.count('class="not-in-deck"') == 1  # «Лесная фея» is in the deck
+    assert 'class="msg warn beyond-deck"' in side_a and "not-in-deck" not in side_b
+    assert "Предлагается: техническая победа" in answer.text  # still counted: 5 against 4
 
 
 def test_s8_a_card_found_by_search_is_added_and_a_floor_judge_only_sees_the_totals(
@@ -221,3 +271,10 @@ def test_the_judges_deck_pages_fit_a_phone(live_server: LiveServer, browser: Any
     login(desk, live_server, "floor")
     desk.goto(f"{live_server.url}/t/{tid}/decks")
     assert_fits(desk, "decks list 1366")
+    desk.goto(f"{live_server.url}/t/{tid}/rulings")
+    desk.fill("#cards-a", "Болотный змей\nОгненный дух\nГном-рудокоп")
+    desk.fill("#cards-b", "Речная нимфа\nСтепной волк\nГорный тролль")
+    desk.click("#count-crystals")
+    expect(desk.locator("#crystal-result")).to_be_visible()
+    assert desk.evaluate(_BROKEN_WORDS) == []  # «Ополчен ец» at 1366 px (QA, issue 13)
+    assert_fits(desk, "rulings with the crystal count 1366")

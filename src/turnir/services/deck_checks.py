@@ -20,6 +20,7 @@ marked done with the judge's note.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import groupby
@@ -47,6 +48,7 @@ from turnir.storage.deck_checks_repo import StoredCheck
 from turnir.storage.mappers import load_tournament, tournament_row
 from turnir.storage.repositories import Change
 
+_LOT = re.compile(r"-?[0-9]+/deck-checks/round/([0-9]{1,9})/draw/([0-9]{1,9})")
 MAX_NOTE = 500
 """The longest note on a check (the column's length)."""
 CHECK_DECKS = Term("check decks")
@@ -71,6 +73,19 @@ class DeckCheckView:
     note: str
     has_deck: bool
     """A deck is registered for the player (the count view has something to show)."""
+
+    @property
+    def lot_parts(self) -> tuple[int, int] | None:
+        """The lot's round and draw number, to show it in words (see :func:`lot_parts`)."""
+        return lot_parts(self.lot) if self.by_lot else None
+
+
+def lot_parts(lot: str) -> tuple[int, int] | None:
+    """The round and the draw's number in a lot ``"{seed}/deck-checks/round/{r}/draw/{d}"``
+    (``turnir.domain.deck_lots.lot_text``); ``None`` for a text of another shape. The stored
+    lot stays the technical text: this only reads it back for people."""
+    found = _LOT.fullmatch(lot)
+    return None if found is None else (int(found[1]), int(found[2]))
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from typing import Any
 
 from turnir.domain.penalties import Penalty, Text
 from turnir.services.audit import AuditEntry, LogFamily, actor_parts, entry_round, family_of
+from turnir.services.deck_checks import lot_parts
 from turnir.services.deck_formats import RULES_ZONE
 from turnir.services.demo import ACTOR as DEMO_ACTOR
 from turnir.services.online import ROBOT_ACTOR
@@ -338,12 +339,15 @@ def _deck(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]
 
 
 def _deck_check(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]) -> str:
-    """Issue 13: "Player (#3), round 2: by lot 7/deck-checks/round/2/draw/1; note"."""
+    """Issue 13: "Player (#3), round 2: by lot, draw 1; note" (the lot's technical text only
+    when it is not of the usual shape)."""
     number = after.get("number")
     text = w.t(N_("%(player)s, round %(round)s"), player=w.player(number),
                round=after.get("round"))
-    how = (w.t(N_("by lot %(lot)s"), lot=after.get("lot")) if after.get("by_lot")
-           else w.gettext(N_("chosen by a judge")))
+    parts = lot_parts(str(after.get("lot") or ""))
+    how = (w.gettext(N_("chosen by a judge")) if not after.get("by_lot")
+           else w.t(N_("by lot, draw %(draw)s"), draw=parts[1]) if parts
+           else w.t(N_("by lot %(lot)s"), lot=after.get("lot")))
     text += f": {how}" if e.action != "deck.check_done" else ""
     return text + (f"; {after['note']}" if after.get("note") else "")
 

@@ -148,7 +148,8 @@ def crystals(request: Request, state: StateDep, visitor: VisitorDep, staff: Judg
     picked = ((Side.A if side == "a" else Side.B, name)
               if side in ("a", "b") and name.strip() else None)
     picker = crystal_picker(state.db, info.id, account_id=staff.account_id, cards_a=cards_a,
-                            cards_b=cards_b, query=q, add=picked)
+                            cards_b=cards_b, query=q, add=picked, round_number=round,
+                            table=table)
     return _rulings(request, state, visitor, staff, info, round, picker=picker,
                     picked_table=table)
 
