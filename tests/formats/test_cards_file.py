@@ -11,10 +11,11 @@ import pytest
 from openpyxl import Workbook
 
 from turnir import i18n
-from turnir.domain.cards import MAX_NAME, Crystal
+from turnir.domain.cards import MAX_NAME, Crystal, catalogue_of
 from turnir.errors import UserError
 from turnir.formats import cards_file
 from turnir.formats.cards_file import CardFileError, read_cards_bytes
+from turnir.services.cards import sample_cards_bytes
 
 ROWS = [
     ["Название", "Выпуск", "Номер", "Редкость", "Стихия", "Стоимость", "Кристалл", "Тип",
@@ -157,3 +158,15 @@ def test_too_many_features() -> None:
     features = ",".join(f"f{i}" for i in range(cards_file.MAX_LIST + 1))
     with pytest.raises(CardFileError, match="more than 30 values"):
         read_cards_bytes(f'name;edition;features\nc;e;"{features}"\n'.encode())
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("блабла", None), ("qwerty", None), ("абв", None),  # nonsense: nothing suggested (C-1)
+    ("Голлем", "Голем"), ("Упир", "Упырь"), ("Болотный гоблн", "Болотный гоблин"),
+    ("Кочевник лучник", "Кочевник-лучник"), ("Тмный рыцарь", "Тёмный рыцарь"),
+])
+def test_rule_C1_the_sample_catalogue_suggests_for_typos_not_for_nonsense(
+        typed: str, meant: str | None) -> None:
+    catalogue = catalogue_of(read_cards_bytes(sample_cards_bytes()).cards)
+    names = [s.name for s in catalogue.suggest(typed)]
+    assert (names[0] if names else None) == meant, names

@@ -10,6 +10,7 @@ import pytest
 from tests.services.builders import ORGANIZER, event, play_round
 from tests.services.test_decks import staff_account
 from tests.services.test_reports import players
+from turnir.domain.cards import Crystal
 from turnir.domain.model import StaffRole
 from turnir.errors import ConflictError, ForbiddenError, NotFoundError, UserError
 from turnir.i18n import error_text
@@ -35,7 +36,8 @@ SIGNATURE = [f"Тёмная тайна {n}" for n in range(1, 6)]
 """One card only the deck of entry ``n`` plays: a published list shows it, an unpublished
 one never does."""
 CATALOGUE = ("name;edition;element;cost;crystal;type;features\n" + "".join(
-    f"{name};{EDITION};{element};{n % 7 + 1};silver;Существо;\n"
+    f"{name};{EDITION};{element};{n % 7 + 1};{'gold' if element == 'Тьма' else 'silver'};"
+    "Существо;\n"
     for element, names in (("Леса", FOREST), ("Горы", MOUNTAIN), ("Нейтральная", NEUTRAL),
                            ("Тьма", SIGNATURE))
     for n, name in enumerate(names)))
@@ -55,12 +57,12 @@ DECKS = {
 """Entry 6 registers no deck."""
 
 
-def constructed_event(db: Database, format_name: str = "Публикация") -> int:
+def constructed_event(db: Database, format_name: str = "Публикация", *, top: int = 0) -> int:
     """Six players, a format, five decks registered; two rounds played, not finished."""
     import_cards(db, actor=ORGANIZER, account_id=None, data=CATALOGUE.encode(),
                  filename="cards.csv")
     format_id = create_format(db, actor=ORGANIZER, account_id=None, name=format_name).id
-    tid = event(db, 6, rounds=2)
+    tid = event(db, 6, rounds=2, top=top)
     set_tournament_format(db, tid, actor=ORGANIZER, account_id=None, format_id=format_id)
     for number, text in DECKS.items():
         register_deck(db, tid, number, text=text, actor=ORGANIZER, account_id=None)
@@ -195,3 +197,24 @@ def test_the_metagame_of_every_ranked_deck(db: Database) -> None:
     assert top[FOREST[0]] == (4, 12)  # decks 1, 2, 3 and 5
     assert game.cards[0].name == FOREST[0]
     assert all(c.decks >= 1 for c in game.cards)
+
+
+def test_the_form_offers_the_top_size_else_a_top_8_never_more_than_the_players(
+        db: Database) -> None:
+    tid = constructed_event(db)
+    finish_tournament(db, tid, actor=ORGANIZER)
+    assert top_decks_page(db, tid, account_id=None).suggested == 6  # a top 8 of 6 players
+    topped = constructed_event(db, "С ТОПом", top=4)
+    finish_tournament(db, topped, actor=ORGANIZER, early=True)
+    page = top_decks_page(db, topped, account_id=None)
+    assert (page.ranked, page.suggested) == (6, 4)  # the tournament's top of 4 (P-5)
+
+
+def test_a_published_line_says_the_kind_of_crystal_it_costs(db: Database) -> None:
+    tid = constructed_event(db)
+    finish_tournament(db, tid, actor=ORGANIZER)
+    publish_top_decks(db, tid, 6, actor=ORGANIZER, account_id=None)
+    crystals = {line.name: line.crystal for d in published_decks(db, tid) for line in d.lines}
+    assert {crystals[name] for name in SIGNATURE} == {Crystal.GOLD}
+    assert crystals[FOREST[0]] is Crystal.SILVER
+    assert crystals["Незнакомая карта"] is None  # not in the catalogue: no cost, no crystal

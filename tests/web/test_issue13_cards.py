@@ -132,3 +132,35 @@ def test_the_page_fits_a_phone_and_a_desktop(sample: Database, live_server: Any,
         assert_tap_targets(page)
     finally:
         page.close()
+
+
+def test_the_upload_form_and_its_problems_come_before_the_catalogue(
+        sample: Database, clients: Clients) -> None:
+    organizer = clients.as_("org")
+    page = organizer.get("/cards").text
+    assert page.index('id="import"') < page.index('id="cards-search"') \
+        < page.index('id="cards-found"')  # seen without scrolling past 50 cards
+    answer = _upload(organizer, BAD).text  # the page again, with the problems
+    assert answer.index('id="cards-import-msg"') < answer.index("<table")
+    assert "строка 2" in answer[:answer.index("<table")]
+
+
+def test_the_values_of_a_bad_file_are_quoted_in_russian(sample: Database,
+                                                        clients: Clients) -> None:
+    organizer = clients.as_("org")
+    answer = _problems(_upload(organizer, BAD).text)
+    assert "стоимость — целое число от 0 до 99, а не «дорого»" in answer
+    assert "кристалл — золото или серебро, а не «платина»" in answer
+    assert "&#39;" not in answer  # no straight quotes
+    twice = _upload(organizer, "название;выпуск;название\nКарта;Выпуск;Карта\n".encode(),
+                    htmx=True)  # a whole-file problem: in the form's message box
+    assert twice.status_code == 422 and "<html" not in twice.text
+    assert "столбец «название» указан дважды" in twice.text
+    no_name = _upload(organizer, "выпуск;стоимость\nВыпуск;1\n".encode(), htmx=True).text
+    assert "нужен столбец «" in no_name and "&#39;" not in no_name
+
+
+def _problems(page: str) -> str:
+    """The upload's message box of the catalogue page."""
+    start = page.index('id="cards-import-msg"')
+    return page[start:page.index("</section>", start)]

@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.services.builders import ORGANIZER
+from tests.services.builders import ORGANIZER, event, play_round
 from tests.services.test_deck_publication import SIGNATURE, constructed_event, places
 from tests.services.test_reports import PASSWORD as PLAYER_PASSWORD
 from tests.services.test_reports import players
@@ -150,3 +150,40 @@ def test_both_pages_fit_a_phone_and_a_desktop(live_server: LiveServer, browser: 
             assert_fits(page, f"{path} at {viewport['width']}")
             assert_tap_targets(page)
         page.close()
+
+
+def test_after_the_finish_the_organizer_is_pointed_to_publishing(
+        web_db: Database, clients: Clients) -> None:
+    tid = _finished(web_db)
+    link = f'href="/t/{tid}/top-decks#publish-form"'
+    organizer = _client(clients, "org")
+    page = organizer.get(f"/t/{tid}/places").text  # where finishing lands
+    assert link in page and "Опубликовать колоды ТОПа" in page
+    for visitor in (_client(clients), _client(clients, "judge")):
+        assert link not in visitor.get(f"/t/{tid}/places").text  # only the organizer's
+    assert link in organizer.get(f"/t/{tid}/places").text  # not served from the cache
+
+
+def test_a_tournament_without_decks_has_no_pointer(web_db: Database, clients: Clients) -> None:
+    tid = event(web_db, 4, rounds=1)
+    add_account(web_db, "org", AccountRole.ORGANIZER)
+    add_judge(web_db, tid, role=JudgeRole.ORGANIZER, login="org", actor=ORGANIZER)
+    play_round(web_db, tid)
+    finish_tournament(web_db, tid, actor=ORGANIZER)
+    page = _client(clients, "org").get(f"/t/{tid}/places").text
+    assert "Итоговые места" in page and "Опубликовать колоды ТОПа" not in page
+
+
+def test_the_form_offers_the_top_and_the_lists_say_gold_or_silver(
+        web_db: Database, clients: Clients) -> None:
+    tid = constructed_event(web_db, top=4)
+    add_account(web_db, "org", AccountRole.ORGANIZER)
+    add_judge(web_db, tid, role=JudgeRole.ORGANIZER, login="org", actor=ORGANIZER)
+    finish_tournament(web_db, tid, actor=ORGANIZER, early=True)
+    organizer = _client(clients, "org")
+    form = organizer.get(f"/t/{tid}/top-decks").text
+    assert 'max="6"' in form and 'value="4"' in form  # the tournament's top of 4
+    publish_top_decks(web_db, tid, 6, actor=ORGANIZER, account_id=None)
+    page = _client(clients).get(f"/t/{tid}/top-decks").text
+    assert "стоимость 1, золото" in page  # the first signature card: Тьма, gold
+    assert "стоимость 1, серебро" in page

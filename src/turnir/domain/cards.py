@@ -181,7 +181,7 @@ class CardCatalogue:
         """Every edition named in the catalogue, in first-seen order."""
         return tuple(dict.fromkeys(card.edition for card in self.cards))
 
-    def suggest(self, name: str, *, limit: int = 3, cutoff: float = 60.0) -> list[Suggestion]:
+    def suggest(self, name: str, *, limit: int = 3, cutoff: float = 66.0) -> list[Suggestion]:
         """The closest names to ``name``, best first (at most ``limit``, similarity ≥ cutoff).
 
         The candidates are the closest keys by plain edit similarity, as typed and with the

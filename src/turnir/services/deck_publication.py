@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from turnir.domain.cards import CardCatalogue, card_key
+from turnir.domain.cards import CardCatalogue, Crystal, card_key
 from turnir.domain.decks import DeckList
 from turnir.domain.metagame import DeckCards, Metagame, deck_cards, deck_elements, metagame_of
 from turnir.domain.model import StaffRole, Status
@@ -35,6 +35,8 @@ from turnir.storage.mappers import load_tournament, tournament_row
 _ORGANIZER = frozenset({StaffRole.ORGANIZER})
 MAX_PUBLISHED = 1000
 """The most decks one publication may name (more than any tournament's players)."""
+SUGGESTED = 8
+"""The count the form offers first without a top (a top 8)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +49,8 @@ class PublishedLine:
     element: str
     cost: int | None
     type: str
+    crystal: Crystal | None = None
+    """The kind of crystal it costs (``None`` for a name the catalogue does not know)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +84,9 @@ class TopDecksPage:
     """The visitor is the tournament's organizer."""
     ranked: int
     """How many players have a final place (the most decks that can be published)."""
+    suggested: int = 0
+    """The count the organizer's form offers: the tournament's top size if it has a top (P-5),
+    else :data:`SUGGESTED`, never more than ``ranked``."""
 
 
 def _places(t: Tournament) -> list[tuple[int, int, str]]:
@@ -127,7 +134,8 @@ def _reading_lines(cards: DeckCards, catalogue: CardCatalogue) -> tuple[Publishe
         card = catalogue.find(name)
         lines.append(PublishedLine(count=count, name=name, element=element,
                                    cost=card.cost if card is not None else None,
-                                   type=card.type if card is not None else ""))
+                                   type=card.type if card is not None else "",
+                                   crystal=card.crystal if card is not None else None))
     lines.sort(key=lambda line: (line.cost is None, card_key(line.element),
                                  line.cost or 0, card_key(line.type), card_key(line.name)))
     return tuple(lines)
@@ -174,11 +182,13 @@ def top_decks_page(db: Database, tournament_id: int, *,
         organizer = account_id is not None and StaffRole.ORGANIZER in staff_roles_in(
             tx, tournament_id, account_id)
     ranked = len(view.tournament.final_places()) if finished else 0
+    top = view.tournament.settings.top_size
     shown = _published(view.tournament, count, decks, card_catalogue(db)) \
         if finished and count else ()
     return TopDecksPage(info=view.info, finished=finished, constructed=constructed,
                         published=count if finished else 0, decks=shown,
-                        may_publish=organizer, ranked=ranked)
+                        may_publish=organizer, ranked=ranked,
+                        suggested=min(top or SUGGESTED, ranked))
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,10 +38,6 @@ from turnir.web.deps import (
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
-SUGGESTED = 8
-"""The count the form offers first (a top 8), or every ranked player when fewer."""
-
-
 @dataclass(frozen=True, slots=True)
 class LineGroup:
     """A published deck's lines of one element, in the deck's reading order."""
@@ -67,7 +63,7 @@ def top_decks(request: Request, state: StateDep, staff: StaffDep,
               tid: TournamentPath) -> HTMLResponse:
     """The published top decks; the organizer's form to publish them."""
     page = top_decks_page(state.db, tid, account_id=staff.account_id)
-    offered = page.published or min(SUGGESTED, page.ranked)
+    offered = page.published or page.suggested
     return render(request, "top_decks.html", page=page, info=page.info, tid=tid,
                   tab="top-decks", title=page.info.name, offered=offered,
                   groups={deck.place: groups(deck) for deck in page.decks})

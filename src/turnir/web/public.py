@@ -32,6 +32,7 @@ from turnir.web.deps import (
     VisitorDep,
     WebState,
     formats_for,
+    has_decks,
     is_htmx,
     page_context,
     render,
@@ -197,12 +198,13 @@ def _top(db: Database, tid: int) -> Part:
         size=t.settings.top_size)
 
 
-def _places(db: Database, tid: int) -> Part:
+def _places(db: Database, tid: int, publish: bool) -> Part:
     details = get_tournament(db, tid)
     info = details.info
     return info.name, "places_part.html", dict(
         info=info, places=views.final_places(details.tournament,
-                                             closed=info.status is Status.FINISHED))
+                                             closed=info.status is Status.FINISHED),
+        publish=publish and info.status is Status.FINISHED)
 
 
 @router.get("/t/{tid}/top", response_class=HTMLResponse)
@@ -213,4 +215,7 @@ def top(request: Request, state: StateDep, visitor: VisitorDep, tid: TournamentP
 @router.get("/t/{tid}/places", response_class=HTMLResponse)
 def places(request: Request, state: StateDep, visitor: VisitorDep,
            tid: TournamentPath) -> Response:
-    return cached(request, state, visitor, tid, "places", (), lambda: _places(state.db, tid))
+    # the organizer of a tournament with decks is pointed to publishing the top decks (issue 13)
+    publish = staff_of(request, tid).is_organizer and has_decks(request, tid)
+    return cached(request, state, visitor, tid, "places", (publish,),
+                  lambda: _places(state.db, tid, publish))
