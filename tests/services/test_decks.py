@@ -14,6 +14,7 @@ from tests.services.test_reports import players
 from turnir.domain.decks import ProblemKind
 from turnir.domain.model import StaffRole, Status
 from turnir.errors import ConflictError, ForbiddenError, UserError
+from turnir.formats.players_csv import PlayerLine
 from turnir.i18n import error_text
 from turnir.services.accounts import AccountRole, create_account, find_account, make_hasher
 from turnir.services.cards import import_cards
@@ -25,12 +26,14 @@ from turnir.services.decks import (
     decks_in,
     decks_locked,
     list_decks,
+    plays_in,
     register_deck,
 )
 from turnir.services.demo import DEMO_FINISHED, DEMO_NAME, seed_accounts, seed_tournaments
 from turnir.services.demo_decks import DEMO_CONSTRUCTED, DEMO_STARTER
 from turnir.services.format_edits import create_format, find_format, set_ban_list
 from turnir.services.judges import add_judge, staff_role
+from turnir.services.players import register_players
 from turnir.services.queries import audit_log
 from turnir.services.rounds import start_round
 from turnir.services.tournaments import create_tournament, finish_tournament, list_tournaments
@@ -242,3 +245,64 @@ def test_the_demo_has_a_constructed_tournament_to_try_deck_registration(db: Data
     assert staff_role(db, constructed_id, floor.id) is StaffRole.FLOOR_JUDGE
     kinds = [p.kind for p in deck_view(db, constructed_id, 4, account_id=floor.id).problems]
     assert kinds == [ProblemKind.COPIES, ProblemKind.BANNED]
+
+
+def test_deck_lines_are_stored_under_the_catalogues_names_unknown_ones_as_typed(
+        db: Database) -> None:
+    tid, _ = constructed(db)
+    accounts = players(db, tid)
+    judge = staff_account(db, tid, "floor", StaffRole.FLOOR_JUDGE)
+    latin = CARDS[4].replace("о", "o")  # «Бoлотный змей» with a Latin «o»
+    typed = LEGAL.replace(f"3 {CARDS[4]}", f"3 {latin}").replace(
+        f"3 {CARDS[5]}", f"3 {CARDS[5].upper()} [пробный ВЫПУСК]") + "\n1 Неведомая тварь"
+    view = register_deck(db, tid, 1, text=typed, actor="Игрок 1", account_id=accounts[1].id)
+    names = {line.name: line.edition for line in view.lines}
+    assert latin not in names and names[CARDS[4]] is None and names[CARDS[5]] == EDITION
+    assert names["Неведомая тварь"] is None  # unknown: kept as typed
+    assert view.text == typed  # the list in the form stays as it was pasted
+    with db.read() as tx:
+        stored = deck_in(tx, tid, 1)
+    assert stored is not None and {line.name for line in stored.lines} == set(names)
+    start_round(db, tid, actor=ORGANIZER)
+    # a judge's change of spelling only: the same lines before and after in the audit record
+    register_deck(db, tid, 1, text=typed.replace(latin, CARDS[4]), actor="Судья",
+                  account_id=judge)
+    entry = audit_log(db, tid, action="deck.judge_change")[-1]
+    assert entry.before is not None and entry.after is not None
+    assert entry.before["lines"] == entry.after["lines"]
+
+
+def test_a_judges_change_after_the_lock_is_shown_to_the_player_with_the_reason(
+        db: Database) -> None:
+    tid, _ = constructed(db)
+    accounts = players(db, tid)
+    judge = staff_account(db, tid, "floor", StaffRole.FLOOR_JUDGE)
+    register_deck(db, tid, 2, text=LEGAL, actor="Игрок 2", account_id=accounts[2].id)
+    mine = deck_view(db, tid, 2, account_id=accounts[2].id)
+    assert (mine.judge_change, mine.reason) == (False, "")
+    register_deck(db, tid, 2, text=LEGAL, actor="Судья Ильина", account_id=judge,
+                  expected_version=1)  # a judge before round 1: an ordinary registration
+    assert not deck_view(db, tid, 2, account_id=accounts[2].id).judge_change
+    start_round(db, tid, actor=ORGANIZER)
+    with pytest.raises(UserError):  # a reason longer than 500 characters
+        register_deck(db, tid, 2, text=LEGAL, actor="Судья Ильина", account_id=judge,
+                      reason="п" * 501)
+    changed = register_deck(db, tid, 2, text=LEGAL.replace("3 ", "2 ", 1) + f"\n1 {CARDS[10]}",
+                            actor="Судья Ильина", account_id=judge,
+                            reason="  Опечатка в листе\r\nрегистрации  ")
+    assert (changed.judge_change, changed.reason) == (True, "Опечатка в листе\nрегистрации")
+    mine = deck_view(db, tid, 2, account_id=accounts[2].id)
+    assert (mine.judge_change, mine.updated_by, mine.reason) == (
+        True, "Судья Ильина", "Опечатка в листе\nрегистрации")
+    entry = audit_log(db, tid, action="deck.judge_change")[-1]
+    assert entry.after is not None and entry.after["reason"] == "Опечатка в листе\nрегистрации"
+
+
+def test_plays_in_says_whether_a_person_has_an_entry_in_the_tournament(db: Database) -> None:
+    tid, _ = constructed(db)
+    accounts = players(db, tid)
+    other = event(db, 0, name="Другой турнир")
+    outsider = register_players(db, other, [PlayerLine("Посторонний игрок", "Тверь")],
+                                actor=ORGANIZER)[0].person_id
+    assert plays_in(db, tid, accounts[1].person_id) and plays_in(db, other, outsider)
+    assert not plays_in(db, tid, outsider) and not plays_in(db, tid, None)

@@ -9,18 +9,25 @@ wizard names the players without a legal deck before round 1."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from fastapi.testclient import TestClient
+from playwright.sync_api import expect
 
 from tests.services.builders import ORGANIZER, event
 from tests.services.test_decks import BANNED, CARDS, HORDE, LEGAL, seed_catalogue
 from tests.services.test_reports import PASSWORD as PLAYER_PASSWORD
 from tests.services.test_reports import players
-from tests.web.conftest import Clients, add_account, csrf_of, log_in
+from tests.web.conftest import Clients, LiveServer, add_account, csrf_of, log_in
+from tests.web.pages_check import assert_fits
+from tests.web.test_browser import login as browser_login
+from tests.web.test_browser import new_page
+from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import AccountRole
 from turnir.services.deck_formats import set_tournament_format
 from turnir.services.decks import register_deck
 from turnir.services.judges import JudgeRole, add_judge
+from turnir.services.players import register_players
 from turnir.services.rounds import start_round
 from turnir.storage.database import Database
 
@@ -74,7 +81,9 @@ def test_a_player_saves_a_deck_and_sees_every_problem_with_suggestions(
     assert "Колода недопустима" in page and "ошибок: 2" in page
     problems = re.findall(r'<li class="problem" data-kind="(\w+)" data-line="(\d+)">', page)
     assert problems == [("banned", "12"), ("unknown_card", "13")]
-    assert f"«{BANNED}» запрещена" in page and "правило C-1" in page  # C-1, in Russian
+    assert f"«{BANNED}» запрещена" in page and "(C-1)" in page  # C-1, in Russian
+    # each problem once: the message names its line and rule, no «правило · строка» after it
+    assert "правило C-1" not in page and 'class="where"' not in page
     assert f'data-line="13" data-from="{TYPO}" data-to="{CARDS[0]}"' in page  # a suggestion
     assert TYPO in page.split('id="deck-text"')[1]  # the list as it was pasted
     # fixed, as a file (.csv: count;name): legal, version 2
@@ -168,3 +177,57 @@ def test_the_registration_sheet_lists_the_deck_by_element_then_name(
         assert text in sheet, text
     blank = clients.new().get(f"/t/{tid}/deck-sheet", headers=RU).text
     assert blank.count('<tr class="blank">') == 30 and "Тестовый" in blank
+
+
+def test_the_my_deck_tab_is_shown_only_to_a_player_entered_in_the_tournament(
+        web_db: Database, clients: Clients) -> None:
+    tid = _tournament(web_db)
+    other = event(web_db, 0, name="Третий турнир")
+    outsider = register_players(web_db, other, [PlayerLine("Посторонний игрок", "Тверь")],
+                                actor=ORGANIZER)[0].person_id
+    add_account(web_db, "outsider", AccountRole.PLAYER, person_id=outsider)
+    stranger = clients.as_("outsider")
+    page = stranger.get(f"/t/{tid}", headers=RU)
+    assert page.status_code == 200 and 'class="tabs' in page.text
+    assert f'href="/t/{tid}/deck"' not in page.text  # not entered: no tab to a 403
+    assert stranger.get(f"/t/{tid}/deck").status_code == 403
+    assert f'href="/t/{tid}/deck"' in _player(clients, tid, 2).get(f"/t/{tid}").text
+
+
+def test_a_judges_change_is_shown_to_the_player_and_its_reason_in_the_log(
+        web_db: Database, clients: Clients) -> None:
+    tid = _tournament(web_db)
+    latin = CARDS[4].replace("о", "o")  # typed with a Latin «o»
+    me = _player(clients, tid, 1)
+    assert _post(me, f"/t/{tid}/deck", f"/t/{tid}/deck",
+                 text=LEGAL.replace(CARDS[4], latin), version="0") == 303
+    start_round(web_db, tid, actor=ORGANIZER)
+    page = me.get(f"/t/{tid}/deck").text
+    assert f"<td>{CARDS[4]}</td>" in page and latin not in page  # the catalogue's name
+    assert "изменена судьёй" not in page
+    judge = clients.as_("judge")
+    judge.headers.update(RU)
+    form = judge.get(f"/t/{tid}/decks/1/edit").text
+    assert 'name="reason"' in form and "Причина (необязательно)" in form
+    assert _post(judge, f"/t/{tid}/decks/1/edit", f"/t/{tid}/decks/1/edit", text=LEGAL,
+                 version="1", reason="Исправлено написание") == 303
+    page = me.get(f"/t/{tid}/deck").text
+    saved_at = page.split('id="deck-saved-at">')[1].split("</span>")[0]
+    assert saved_at.startswith("изменена судьёй Judge, ")
+    assert "Причина, указанная судьёй: Исправлено написание" in page
+    org = clients.as_("org")
+    log = org.get(f"/t/{tid}/log", headers=RU).text
+    assert "причина: Исправлено написание" in log
+    line = next(part for part in log.split("<li") if "Исправлено написание" in part)
+    assert "+3" not in line and "−3" not in line  # a spelling only is no change of cards
+
+
+def test_a_long_saved_by_line_wraps_on_a_phone(live_server: LiveServer, browser: Any) -> None:
+    tid = _tournament(live_server.db)
+    register_deck(live_server.db, tid, 1, text=LEGAL, actor="Судья в зале (демо) "
+                  "Константинопольская-Верхнеднепровская", account_id=None)
+    page = new_page(browser, viewport={"width": 390, "height": 844})
+    browser_login(page, live_server, "judge")
+    page.goto(f"{live_server.url}/t/{tid}/decks/1/edit")
+    expect(page.locator("#deck-saved-at")).to_contain_text("Верхнеднепровская")
+    assert_fits(page, "the judge's deck page at 390 px")

@@ -23,7 +23,7 @@ deck list, checking it, showing it, and the lock when round 1 is paired.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
 
@@ -44,6 +44,7 @@ from turnir.domain.decks import (
     parse_deck,
 )
 from turnir.domain.model import Status
+from turnir.domain.text import REASON_LEN, clean_text
 from turnir.errors import ConflictError, ForbiddenError, NotFoundError, Term, UserError
 from turnir.i18n import error_text
 from turnir.services.cards import card_catalogue
@@ -59,6 +60,7 @@ from turnir.services.format_edits import find_format
 from turnir.services.judges import staff_roles_in
 from turnir.services.reports import player_numbers
 from turnir.storage import accounts_repo, decks_repo, players_repo
+from turnir.storage.audit import last_change
 from turnir.storage.decks_repo import DeckValues, StoredDeck
 from turnir.storage.mappers import tournament_row
 from turnir.storage.players_repo import StoredEntry
@@ -95,6 +97,10 @@ class DeckView:
     updated_by: str
     version: int
     """0 when no deck is registered (``expected_version`` of a first registration)."""
+    judge_change: bool = False
+    """The last change was a judge's after the lock (``deck.judge_change``): the player's page
+    says so, with ``updated_by``, ``updated_at`` and the judge's ``reason``."""
+    reason: str = ""
 
     @property
     def problems(self) -> tuple[DeckProblem, ...]:
@@ -134,9 +140,26 @@ def _context(tx: Tx, tournament_id: int) -> _Context:
     return _Context(fmt=info.format, day=info.rules_day)
 
 
+def canonical_lines(deck: DeckList, catalogue: CardCatalogue) -> DeckList:
+    """The deck with every card the catalogue knows under the catalogue's name (and a given
+    edition as the catalogue prints it, when the card is printed there): «Kультист» typed with
+    a Latin K is stored and shown as «Культист». An unknown name is kept as typed."""
+    lines = []
+    for line in deck.lines:
+        printings = catalogue.printings(line.name)
+        if not printings:
+            lines.append(line)
+            continue
+        exact = catalogue.find(line.name, line.edition) if line.edition is not None else None
+        lines.append(replace(line, name=printings[0].name,
+                             edition=exact.edition if exact is not None else line.edition))
+    return DeckList(tuple(lines))
+
+
 def _checked(text: str, catalogue: CardCatalogue, fmt: DeckFormat,
              day: date) -> tuple[DeckList, DeckCheck]:
-    deck, syntax = parse_deck(text)
+    parsed, syntax = parse_deck(text)
+    deck = canonical_lines(parsed, catalogue)
     return deck, check_deck(deck, catalogue, fmt, on=day, syntax=syntax)
 
 
@@ -200,22 +223,36 @@ def decks_locked(tx: Tx, tournament_id: int) -> bool:
 # ----- registering -----------------------------------------------------------------------
 
 
-def _logged(deck: DeckList | StoredDeck | None, valid: bool = False) -> dict[str, Any] | None:
+def _logged(deck: DeckList | StoredDeck | None, valid: bool = False,
+            reason: str = "") -> dict[str, Any] | None:
     if deck is None:
         return None
     if isinstance(deck, StoredDeck):
         return {"lines": deck.lines, "total": deck.total, "valid": deck.valid}
-    return {"lines": deck.to_json(), "total": deck.total, "valid": valid}
+    logged: dict[str, Any] = {"lines": deck.to_json(), "total": deck.total, "valid": valid}
+    if reason:
+        logged["reason"] = reason
+    return logged
+
+
+def plays_in(db: Database, tournament_id: int, person_id: int | None) -> bool:
+    """Whether the person has an entry in the tournament (the tab «My deck» is theirs)."""
+    if person_id is None:
+        return False
+    with reading(db) as tx:
+        return bool(player_numbers(tx, tournament_id, person_id))
 
 
 def register_deck(db: Database, tournament_id: int, number: int | str, *, text: str,
                   actor: str, account_id: int | None,
-                  expected_version: int | None = None) -> DeckView:
+                  expected_version: int | None = None, reason: str = "") -> DeckView:
     """Register or replace the deck of entry ``number`` (or the player's name, for the CLI);
     the deck is stored even with problems (``valid`` false). See the module docstring for who
     may and when. ``expected_version``: the deck's version the change was based on (0: no deck
-    yet); a deck changed meanwhile is refused."""
+    yet); a deck changed meanwhile is refused. ``reason``: a judge's words on why (at most
+    500 characters), kept in the change's audit record."""
     catalogue = card_catalogue(db)
+    reason = clean_text(reason, field="reason", max_len=REASON_LEN)
     parse_deck(text)  # too long a text is refused before anything is locked
     with changing(db, tournament_id, actor) as change:
         tx = change.conn
@@ -236,12 +273,12 @@ def register_deck(db: Database, tournament_id: int, number: int | str, *, text: 
                             valid=check.ok, at=change.at, by=change.actor)
         version = decks_repo.save_deck(tx, tournament_id, entry.number, values, before=before)
         change.log(tournament_id, "deck.judge_change" if locked else "deck.register", "deck",
-                   entry.number, _logged(before), _logged(deck, check.ok))
+                   entry.number, _logged(before), _logged(deck, check.ok, reason))
         stored = StoredDeck(tournament_id=tournament_id, number=entry.number,
                             lines=values.lines, source=text, total=deck.total, valid=check.ok,
                             updated_at=change.at, updated_by=change.actor, version=version)
     return _view(tournament_id, entry, stored, context, catalogue, locked=locked,
-                 staff=staff, finished=False)
+                 staff=staff, finished=False, judged=(locked, reason))
 
 
 # ----- reading ---------------------------------------------------------------------------
@@ -253,8 +290,17 @@ def _stored_check(stored: StoredDeck, catalogue: CardCatalogue,
     return _checked(text, catalogue, context.fmt, context.day)
 
 
+def _judged(tx: Tx, tournament_id: int, number: int) -> tuple[bool, str]:
+    """Whether the deck's last change was a judge's after the lock, and the judge's reason."""
+    last = last_change(tx, tournament_id, "deck", number)
+    if last is None or last.action != "deck.judge_change":
+        return False, ""
+    return True, str((last.after or {}).get("reason") or "")
+
+
 def _view(tournament_id: int, entry: StoredEntry, stored: StoredDeck | None, context: _Context,
-          catalogue: CardCatalogue, *, locked: bool, staff: bool, finished: bool) -> DeckView:
+          catalogue: CardCatalogue, *, locked: bool, staff: bool, finished: bool,
+          judged: tuple[bool, str] = (False, "")) -> DeckView:
     can_change = not finished and (staff or not locked)
     if stored is None:
         return DeckView(tournament_id=tournament_id, number=entry.number, player=entry.name,
@@ -268,7 +314,8 @@ def _view(tournament_id: int, entry: StoredEntry, stored: StoredDeck | None, con
                     text=stored.source or deck.text(), check=check, total=deck.total,
                     valid=check.ok, locked=locked, finished=finished, can_change=can_change,
                     staff=staff, format_name=context.fmt.name, updated_at=stored.updated_at,
-                    updated_by=stored.updated_by, version=stored.version)
+                    updated_by=stored.updated_by, version=stored.version,
+                    judge_change=judged[0], reason=judged[1])
 
 
 def deck_view(db: Database, tournament_id: int, number: int | str, *,
@@ -283,8 +330,9 @@ def deck_view(db: Database, tournament_id: int, number: int | str, *,
         context = _context(tx, tournament_id)
         locked = decks_locked(tx, tournament_id)
         stored = decks_repo.deck_row(tx, tournament_id, entry.number)
+        judged = _judged(tx, tournament_id, entry.number) if stored is not None else (False, "")
     return _view(tournament_id, entry, stored, context, catalogue, locked=locked, staff=staff,
-                 finished=row["status"] == Status.FINISHED)
+                 finished=row["status"] == Status.FINISHED, judged=judged)
 
 
 def list_decks(db: Database, tournament_id: int, *,

@@ -335,6 +335,8 @@ def _deck(w: Words, e: AuditEntry, before: dict[str, Any], after: dict[str, Any]
             text += "; " + ", ".join(moved)
     if after and not after.get("valid"):
         text += "; " + w.gettext(N_("the deck breaks a rule"))
+    if after and after.get("reason"):  # a judge's own words, as typed
+        text += "; " + w.t(N_("reason: %(reason)s"), reason=str(after["reason"]))
     return text
 
 

@@ -7,7 +7,8 @@
   the card count and "legal" / "not legal". Once round 1 is paired the deck is read-only
   ("locked: ask a judge").
 - ``/t/{tid}/decks/{number}/edit``: the same for the tournament's judges and organizer, for any
-  entry at any time (a change after round 1 is logged as a judge's change).
+  entry at any time (a change after round 1 is logged as a judge's change, with the judge's
+  optional reason; the player's page then says «changed by judge …»).
 - ``/t/{tid}/decks/{number}/print`` (the player or the staff) and ``/t/{tid}/deck-sheet`` (a
   blank one): the printable deck registration sheet judges collect.
 - ``/deck-check``: for anyone, no login: a list checked against a format, nothing stored.
@@ -30,7 +31,7 @@ from starlette.datastructures import FormData, UploadFile
 
 from turnir.domain.cards import Card, card_key
 from turnir.domain.decks import MAX_TEXT, DeckCheck, DeckProblem, ProblemKind
-from turnir.domain.text import QUERY_LEN
+from turnir.domain.text import QUERY_LEN, REASON_LEN
 from turnir.errors import UserError
 from turnir.formats.deck_file import MAX_DECK_FILE, read_deck_file
 from turnir.i18n import error_text
@@ -129,7 +130,7 @@ def _deck_page(request: Request, view: DeckView, *, tid: int, editing: bool, q: 
     return render(request, "deck.html", tid=tid, tab="decks" if editing else "deck", view=view,
                   editing=editing, title=view.player, action=action,
                   problems=problem_rows(view.problems, locale), q=q, found=_found(request, q),
-                  saved=saved, max_text=MAX_TEXT, starters=starters,
+                  saved=saved, max_text=MAX_TEXT, max_reason=REASON_LEN, starters=starters,
                   editions=any(line.edition for line in view.lines))
 
 
@@ -182,10 +183,12 @@ def edit_deck(request: Request, state: StateDep, staff: JudgesDep, tid: Tourname
 async def save_deck(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentPath,
                     number: NumberPath) -> Response:
     """A judge registers or changes an entry's deck."""
-    form = await request.form(max_files=1, max_fields=6)
+    form = await request.form(max_files=1, max_fields=7)
     text = await _deck_text(form)
+    reason = form.get("reason")
     await run_in_threadpool(register_deck, state.db, tid, number, text=text, actor=staff.actor,
-                            account_id=staff.account_id, expected_version=_version(form))
+                            account_id=staff.account_id, expected_version=_version(form),
+                            reason=reason if isinstance(reason, str) else "")
     return done(request, f"/t/{tid}/decks/{number}/edit?saved=1")
 
 

@@ -21,6 +21,7 @@ from turnir.services.accounts import AccountInfo, session_account
 from turnir.services.audit import ChangeStamps
 from turnir.services.common import Database, TournamentInfo
 from turnir.services.deck_formats import tournament_format
+from turnir.services.decks import plays_in
 from turnir.services.login_limits import LoginLimits
 from turnir.services.pages import RoundPage, round_page
 from turnir.services.tournaments import find_tournament
@@ -290,6 +291,21 @@ def has_decks(request: Request, tid: int) -> bool:
     return known[tid]
 
 
+def entered(request: Request, tid: int) -> bool:
+    """Whether the signed-in visitor's person has an entry in tournament ``tid`` (the tab «My
+    deck» is theirs), read once per request."""
+    account = get_visitor(request).account
+    person = account.person_id if account is not None else None
+    if person is None:
+        return False
+    known: dict[int, bool] | None = getattr(request.state, "entered", None)
+    if known is None:
+        known = request.state.entered = {}
+    if tid not in known:
+        known[tid] = plays_in(get_state(request).db, tid, person)
+    return known[tid]
+
+
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
     """Render a template in the visitor's language."""
     state = get_state(request)
@@ -302,6 +318,8 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
         ctx["has_top"] = has_top(request, int(ctx["tid"]))  # the same tabs on every page
     if ctx.get("tid") and "has_decks" not in ctx and not ctx["htmx"]:
         ctx["has_decks"] = has_decks(request, int(ctx["tid"]))
+    if ctx.get("has_decks") and "entered" not in ctx and not ctx["htmx"]:
+        ctx["entered"] = entered(request, int(ctx["tid"]))  # the tab «My deck»
     html = state.templates.render(visitor.locale, template, ctx)
     response = HTMLResponse(html, status_code=status)
     set_csrf_cookie(response, visitor, state.settings, request)
