@@ -11,7 +11,7 @@ anyway on a request that came over HTTPS, directly or through a trusted proxy) |
 | ``TURNIR_MAX_BODY`` | ``2M`` | largest request body (JSON, forms); larger gets 413 |
 | ``TURNIR_MAX_UPLOAD`` | ``10M`` | largest ``multipart/form-data`` body (file uploads) |
 | ``TURNIR_HSTS_SECONDS`` | ``31536000`` | HSTS max-age on HTTPS responses; ``0``: none |
-| ``TURNIR_TIMEZONE`` | the server's zone | how times are shown |
+| ``TURNIR_TIMEZONE`` | ``Europe/Moscow`` | how times are shown (``local``: the server's zone) |
 | ``TURNIR_LOGIN_FAILURES`` | ``5`` | failed logins per login from one address in the window |
 | ``TURNIR_LOGIN_FAILURES_PER_LOGIN`` | ``20`` | failed logins per login from any address |
 | ``TURNIR_LOGIN_FAILURES_PER_ADDRESS`` | ``100`` | failed logins per address (IPv6: /64) |
@@ -46,8 +46,10 @@ class WebSettings:
     secure_cookies: bool = False
     session_days: int = 14
     default_locale: str = "ru"
-    timezone: str | None = None
-    """An IANA zone name for showing times; ``None``: the server's local zone."""
+    timezone: str | None = "Europe/Moscow"
+    """An IANA zone name for showing times; ``None``: the server's local zone. **Decided**:
+    Moscow time by default, the zone of the rules day (C-1) and of the daily schedule (004), so
+    a deck saved at 23:15 in Moscow does not read 20:15 on a server kept in UTC."""
     poll_seconds: int = 10
     """How often public pages refresh themselves (HTMX polling)."""
     login_failures: int = 5
@@ -96,7 +98,8 @@ class WebSettings:
         if environ.get("TURNIR_SECURE_COOKIES", "").strip() in ("1", "true", "yes"):
             values["secure_cookies"] = True
         if environ.get("TURNIR_TIMEZONE", "").strip():
-            values["timezone"] = environ["TURNIR_TIMEZONE"].strip()
+            given = environ["TURNIR_TIMEZONE"].strip()
+            values["timezone"] = None if given.casefold() == "local" else given
         if environ.get("TURNIR_TRUSTED_PROXIES", "").strip():
             values["trusted_proxies"] = tuple(
                 p.strip() for p in environ["TURNIR_TRUSTED_PROXIES"].split(",") if p.strip())
