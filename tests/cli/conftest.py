@@ -5,6 +5,19 @@ from __future__ import annotations
 
 import pytest
 
+WHOLE_ON_POSTGRESQL = "test_db_cli.py"
+"""The CLI is a thin layer over the services, whose tests run on both databases; on PostgreSQL
+only the whole-event CLI tests run (suite time: DEVELOPERS keeps the suite under 15 minutes)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    cli = [item for item in items if "tests/cli/" in item.nodeid
+           and item.nodeid.endswith("[postgresql]")
+           and WHOLE_ON_POSTGRESQL not in item.nodeid]
+    if cli:
+        config.hook.pytest_deselected(items=cli)
+        items[:] = [item for item in items if item not in set(cli)]
+
 
 @pytest.fixture(autouse=True)
 def english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
