@@ -32,6 +32,7 @@ from turnir.services.players import PlayerInfo, TypedName, register_in
 from turnir.services.reports import player_numbers
 from turnir.storage import players_repo, schedules_repo, self_entry_repo
 from turnir.storage.mappers import tournament_row
+from turnir.storage.ratings import new_person
 from turnir.storage.repositories import Change
 
 SELF_ENTRY = {"self_entry": True}
@@ -87,7 +88,9 @@ def _person_of(change: Change, account: AccountInfo) -> self_entry_repo.StoredPe
     conn = change.conn
     person_id = self_entry_repo.account_person(conn, account.id)
     if person_id is None:
-        person_id = self_entry_repo.new_person(conn, account.name, at=change.at)
+        # a new person, never a namesake's: an account linked to someone else's person could
+        # report their matches
+        person_id = new_person(conn, name=account.name, city="", club="", at=change.at)
         self_entry_repo.link_person(conn, account.id, person_id)
         change.log(None, "account.person", "account", account.id, {"person_id": None},
                    {"person_id": person_id, "login": account.login})

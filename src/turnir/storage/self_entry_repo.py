@@ -5,11 +5,9 @@ the transaction."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, select, update
 
-from turnir.storage.mappers import name_key
 from turnir.storage.tables import people
 from turnir.storage.tables_accounts import accounts
 
@@ -45,10 +43,3 @@ def link_person(conn: Connection, account_id: int, person_id: int) -> None:
                  .where(accounts.c.id == account_id, accounts.c.person_id.is_(None))
                  .values(person_id=person_id, version=accounts.c.version + 1))
 
-
-def new_person(conn: Connection, name: str, *, at: datetime) -> int:
-    """A new person of this name (never another one of the same name: an account linked to
-    someone else's person could report their matches)."""
-    return int(conn.execute(
-        insert(people).values(name=name, name_key=name_key(name), city="", club="",
-                              created_at=at).returning(people.c.id)).scalar_one())
