@@ -20,6 +20,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from turnir.domain.draft import tables as draft_tables
 from turnir.domain.limits import (
     MAX_POINTS,
     MAX_ROUNDS,
@@ -37,7 +38,8 @@ from turnir.domain.model import (
     Stage,
 )
 from turnir.domain.pairing import elimination
-from turnir.domain.results import MatchEnding, MatchResult
+from turnir.domain.result_changes import check_result_change as check_result_change
+from turnir.domain.results import MatchResult
 from turnir.domain.standings import PenaltyCounts, Standings, compute_standings, lot_numbers
 from turnir.domain.text import (
     NAME_LEN,
@@ -54,6 +56,7 @@ if TYPE_CHECKING:  # the Swiss pairer is imported when a round is paired (a lazy
 
 BEST_OF_CHOICES = (1, 3, 5)
 _NO_PENALTIES: Mapping[PlayerId, PenaltyCounts] = MappingProxyType({})
+_NO_TABLES: Mapping[PlayerId, int] = MappingProxyType({})
 
 
 class Phase(StrEnum):
@@ -84,6 +87,8 @@ class Tournament:
     """Round numbers that were undone, in order; each undo makes the next lot a new draw."""
     penalties: Mapping[PlayerId, PenaltyCounts] = field(default_factory=lambda: _NO_PENALTIES)
     """Penalty counts per player for T-6 (filled by the judging module)."""
+    tables: Mapping[PlayerId, int] = field(default_factory=lambda: _NO_TABLES)
+    """Draft table per player (D-2, T-8; ``turnir.domain.draft.tables``); empty: one field."""
 
     # ----- queries -----------------------------------------------------------------------
 
@@ -117,9 +122,11 @@ class Tournament:
 
     @property
     def swiss_rounds_planned(self) -> int:
-        """Planned Swiss rounds (P-4): the setting, or ceil(log2 N) at least 1."""
+        """Planned Swiss rounds (P-4): the setting, else D-5 for a draft, else ceil(log2 N)."""
         if self.settings.swiss_rounds is not None:
             return self.settings.swiss_rounds
+        if self.tables:
+            return draft_tables.planned_rounds(self)
         return max(1, math.ceil(math.log2(max(2, len(self.players)))))
 
     @property
@@ -188,10 +195,17 @@ class Tournament:
         return player.dropped_after != 0
 
     def standings(self) -> Standings:
-        """Swiss standings with every tiebreak (T-1..T-9), of the players who took part."""
+        """Swiss standings with every tiebreak (T-1..T-9), of the players who took part; with
+        draft tables the merged order, each row's tiebreaks within its table (T-8, P-6)."""
+        if self.tables:
+            return draft_tables.merge_standings(self.table_standings())
         return compute_standings((p.id for p in self.players if self.took_part(p)),
                                  self.swiss_rounds, self.settings.points, lot=self.lot(),
                                  penalties=self.penalties)
+
+    def table_standings(self) -> dict[int, Standings]:
+        """Each draft table's standings (T-8); empty without draft tables."""
+        return draft_tables.table_standings(self) if self.tables else {}
 
     def final_places(self) -> list[PlayerId]:
         """Final places (P-6): the top by elimination, then the rest by Swiss standings."""
@@ -358,6 +372,8 @@ def swiss_entrants(t: Tournament, number: int) -> tuple[list[SwissEntrant], list
 
 
 def _pair_swiss_round(t: Tournament, number: int, lot: str) -> Round:
+    if t.tables:
+        return draft_tables.pair_tables(t, number, lot)
     entrants, privileged = swiss_entrants(t, number)
     if len(entrants) < 2:
         raise UserError(
@@ -380,6 +396,8 @@ def _swiss_pairings(result: SwissPairing, privileged: Sequence[PlayerId]) -> tup
 
 def top_qualifiers(t: Tournament) -> list[PlayerId]:
     """The top's players in seed order: the best of the Swiss standings still in (P-5)."""
+    if t.tables:
+        return draft_tables.top_qualifiers(t)
     size = t.settings.top_size
     last = len(t.swiss_rounds)
     eligible = [
@@ -407,57 +425,6 @@ def _pair_top_round(t: Tournament, number: int, lot: str) -> Round:
         pairs = elimination.next_top_round([w for w in winners if w is not None])
     lines = tuple(Pairing(i, a, b) for i, (a, b) in enumerate(pairs, start=1))
     return Round(number, Stage.TOP, lines, lot)
-
-
-def check_result_change(
-    pairing: Pairing, result: MatchResult, *, round_number: int, stage: Stage,
-    settings: Settings, last_round: int, correction: bool, games_differ: bool = False,
-    by_player: bool = False,
-) -> bool:
-    """May ``result`` be recorded at ``pairing`` now? ``False``: it is already there (a no-op).
-
-    The S-6 rule in one place, for one line, so that storage can apply it without loading the
-    whole tournament: the result must be possible (S-2, S-3); a different result (or the same
-    result with other games, ``games_differ``) needs ``correction`` (a judge's action), and a
-    correction is refused once a later round exists. A player's own report (``by_player``) is
-    never a correction and is taken only in the last round.
-    """
-    table = pairing.table
-    if by_player and round_number != last_round:
-        raise ConflictError("round {round} is closed; ask a judge", code="round_closed",
-                            round=round_number)
-    elimination_match = stage is Stage.TOP
-    best_of = settings.top_best_of if elimination_match else settings.best_of
-    result.validate(best_of=best_of, elimination=elimination_match)
-    if by_player:
-        result.validate_report()
-    if pairing.result == result and not games_differ:
-        return False
-    if pairing.result is not None and by_player:
-        raise ConflictError(
-            "round {round} table {table} already has the result {score}; ask a judge to "
-            "correct it", code="result_exists", round=round_number, table=table,
-            score=pairing.result.score)
-    if pairing.result is not None and not correction:
-        if pairing.result == result:
-            raise ConflictError(
-                "round {round} table {table} already has the result with other games; "
-                "correcting it is a judge's correction",
-                code="result_exists", round=round_number, table=table)
-        raise ConflictError(
-            "round {round} table {table} already has the result {score}; correcting it is a "
-            "judge's correction",
-            code="result_exists", round=round_number, table=table, score=pairing.result.score,
-        )
-    if pairing.result is not None and round_number != last_round:
-        raise ConflictError(
-            "round {round} table {table}: a later round was already paired from this result; "
-            "undo that round first",
-            code="result_locked", round=round_number, table=table,
-        )
-    if result.ending is MatchEnding.INTENTIONAL_DRAW and elimination_match:
-        raise InvariantError("validate() lets no intentional draw into the top")
-    return True
 
 
 def record_result(
