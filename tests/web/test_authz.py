@@ -151,6 +151,10 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", f"{T}/metagame"): ALL,
     # a player enters an online tournament themselves (issue 13)
     ("POST", f"{T}/entry"): PLAYERS, ("POST", f"{A}/entries/me"): PLAYERS,
+    # the live draft's API (issue 14): the player's seat and picks, a table for the staff,
+    # the log (staff; players once the draft is over)
+    ("GET", f"{A}/draft"): PLAYERS, ("POST", f"{A}/draft/picks"): PLAYERS,
+    ("GET", f"{A}/draft/tables/{{table}}"): JUDGES, ("GET", f"{A}/draft/log"): SIGNED_IN,
 }
 """Who may use each route; a role of the staff (organizer, head judge, floor judge) is a role in
 the tournament of the URL (issue 10 item 1)."""
@@ -170,6 +174,7 @@ API_BODIES = {
     f"{A}/rating/terms": {"professional_k": "1.4"}, f"{A}/rating/submit": {"confirm": True},
     f"{A}/rating/correction": {"confirm": True},
     f"{A}/decks/{{number}}": {"text": "3 Карта"},
+    f"{A}/draft/picks": {"booster": 1, "cards_left": 7, "card": "b1c01"},
     "/api/v1/deck-check": {"text": "3 Карта", "format_id": 1},
 }
 FORMS = {

@@ -373,6 +373,7 @@ _FAMILY_PREFIXES: tuple[tuple[str, LogFamily], ...] = (
     ("staff.", LogFamily.STAFF), ("rating.", LogFamily.RATINGS),
     ("tournament.", LogFamily.TOURNAMENT), ("robot.", LogFamily.TOURNAMENT),
     ("deck.", LogFamily.DECKS), ("format.", LogFamily.TOURNAMENT),
+    ("draft.", LogFamily.TOURNAMENT),
 )
 
 

@@ -47,11 +47,12 @@ NEUTRAL = frozenset({
 """Actions that change no pairing and no result."""
 NEUTRAL_PREFIXES = ("account.", "rating.", "suspension.", "penalty.", "infraction.",
                     "catalogue.", "judging.", "judge.", "game.", "robot.token.",
-                    "cards.", "deck.", "format.", "schedule.")
+                    "cards.", "deck.", "format.", "schedule.", "draft.")
 """Families of actions that never touch pairings or results themselves: a penalty or a game
 ruling that changes a result does it through ``services.results`` (a ``result.*`` entry).
 Constructed play (issue 13: the card catalogue, decks, formats, schedules) pairs a scheduled
-round through ``services.rounds`` (a ``round.*`` entry), never by itself."""
+round through ``services.rounds`` (a ``round.*`` entry), never by itself. A draft (issue 14:
+the plan, the seating, the live draft, replacements) pairs nothing by itself either."""
 
 
 @dataclass(frozen=True, slots=True)

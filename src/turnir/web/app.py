@@ -34,6 +34,7 @@ from turnir.web import (
     deck_pages,
     deck_publication_pages,
     decks_api,
+    draft_api,
     errors,
     exports,
     form_once,
@@ -126,7 +127,8 @@ def create_app(settings: WebSettings, *, db: Database,
                deck_judging_pages.router,
                schedule_pages.router, deck_publication_pages.router,
                format_pages.router, format_pages.api_router,
-               self_entry_pages.router, self_entry_pages.api_router]  # issue 13: self-entry
+               self_entry_pages.router, self_entry_pages.api_router,  # issue 13: self-entry
+               draft_api.router]  # issue 14: the live draft's API
     for router in routers:
         app.include_router(router)
     app.state.routers = routers

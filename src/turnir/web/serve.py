@@ -7,7 +7,8 @@ for the proxies in ``TURNIR_TRUSTED_PROXIES`` (``turnir.web.proxies``).
 
 While it serves, a background thread runs the tournament schedules once a minute with the real
 clock (``turnir.services.schedules.run_schedules``, issue 13), unless the setting
-``run_schedules`` is off (``TURNIR_SCHEDULES=0``)."""
+``run_schedules`` is off (``TURNIR_SCHEDULES=0``); with it, another advances the live drafts
+every second (``draft_loop``, issue 14)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,24 @@ def schedule_loop(db: Database, stop: threading.Event, *,
         stop.wait(every_s)
 
 
+DRAFT_EVERY_S = 1.0
+
+
+def draft_loop(db: Database, stop: threading.Event, *, every_s: float = DRAFT_EVERY_S) -> None:
+    """Advance the live drafts (``turnir.services.live_draft.advance_drafts``: the automatic
+    picks of the timers that ran out, the next booster after the review) every ``every_s``
+    seconds until ``stop`` is set; a pass with no table due is one query. Safe beside other
+    workers doing the same (each table is locked and checked again)."""
+    from turnir.services.live_draft import advance_drafts
+
+    while not stop.is_set():
+        try:
+            advance_drafts(db)
+        except Exception:  # a pass must never stop the server; the next one retries
+            log.exception("draft pass failed")
+        stop.wait(every_s)
+
+
 def run(app: FastAPI, *, host: str, port: int, quiet: bool) -> None:
     """Serve ``app`` on ``host:port`` until stopped (an access log unless ``quiet``), running
     the schedules in the background while it serves (when the setting says so)."""
@@ -49,6 +68,8 @@ def run(app: FastAPI, *, host: str, port: int, quiet: bool) -> None:
     if state.settings.run_schedules:
         threading.Thread(target=schedule_loop, args=(state.db, stop), daemon=True,
                          name="turnir-schedules").start()
+        threading.Thread(target=draft_loop, args=(state.db, stop), daemon=True,
+                         name="turnir-drafts").start()
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning" if quiet else "info",
                     access_log=not quiet, proxy_headers=False)

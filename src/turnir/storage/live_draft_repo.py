@@ -1,0 +1,231 @@
+"""The live draft's statements (``turnir.storage.tables_live_draft``): each draft table's
+engine state and its pick log, and the booster templates. Nothing here commits.
+
+A pick is one short transaction (``services.live_draft``): :func:`lock_draft` takes the table's
+row (``SELECT … FOR UPDATE`` on PostgreSQL; on SQLite the write transaction's ``BEGIN
+IMMEDIATE`` already serialises writers), :func:`save_state` stores the new state only when the
+version is still the one locked, and :func:`add_picks` appends the new picks in the same
+transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+
+from turnir.errors import ConflictError
+from turnir.storage.database import Tx
+from turnir.storage.tables_live_draft import booster_templates, draft_picks, live_drafts
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """Stored times are UTC; SQLite gives them back without their zone."""
+    if value is None:
+        return None
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDraft:
+    """One draft table's live draft as stored."""
+
+    tournament_id: int
+    table: int
+    state: dict[str, Any]
+    version: int
+    status: str
+    next_deadline: datetime | None
+    players: tuple[int, ...]
+    seed: str
+    templates: list[dict[str, Any]]
+    started_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class PickValues:
+    """One pick as the log keeps it."""
+
+    number: int
+    player: int
+    seat: int
+    booster_round: int
+    booster: int
+    pick: int
+    card_uid: str
+    card_name: str
+    edition: str
+    rarity: str
+    auto: bool
+    reason: str
+    at: datetime
+
+
+def _stored(row: Any) -> StoredDraft:
+    started = _utc(row.started_at)
+    assert started is not None
+    return StoredDraft(
+        tournament_id=int(row.tournament_id), table=int(row.draft_table), state=row.state,
+        version=int(row.version), status=row.status, next_deadline=_utc(row.next_deadline),
+        players=tuple(int(p) for p in row.players), seed=row.seed, templates=row.templates,
+        started_at=started, finished_at=_utc(row.finished_at))
+
+
+# ----- the tables' drafts --------------------------------------------------------------------
+
+
+def insert_draft(tx: Tx, draft: StoredDraft, at: datetime) -> None:
+    tx.execute(insert(live_drafts).values(
+        tournament_id=draft.tournament_id, draft_table=draft.table, state=draft.state,
+        version=draft.version, status=draft.status, next_deadline=draft.next_deadline,
+        players=list(draft.players), seed=draft.seed, templates=draft.templates,
+        started_at=draft.started_at, updated_at=at, finished_at=draft.finished_at))
+
+
+def lock_draft(tx: Tx, tournament_id: int, table: int) -> StoredDraft | None:
+    """The table's draft, its row locked until the transaction ends (``None``: not started)."""
+    query = select(live_drafts).where(live_drafts.c.tournament_id == tournament_id,
+                                      live_drafts.c.draft_table == table)
+    if tx.dialect.name != "sqlite":
+        query = query.with_for_update()
+    row = tx.execute(query).first()
+    return None if row is None else _stored(row)
+
+
+def draft(tx: Tx, tournament_id: int, table: int) -> StoredDraft | None:
+    row = tx.execute(select(live_drafts).where(
+        live_drafts.c.tournament_id == tournament_id,
+        live_drafts.c.draft_table == table)).first()
+    return None if row is None else _stored(row)
+
+
+def drafts_of(tx: Tx, tournament_id: int) -> list[StoredDraft]:
+    """Every table's draft of the tournament, by table."""
+    return [_stored(row) for row in tx.execute(
+        select(live_drafts).where(live_drafts.c.tournament_id == tournament_id)
+        .order_by(live_drafts.c.draft_table))]
+
+
+def seatings(tx: Tx, tournament_id: int) -> dict[int, tuple[int, ...]]:
+    """Each table's players in seat order (without the states)."""
+    return {int(row.draft_table): tuple(int(p) for p in row.players) for row in tx.execute(
+        select(live_drafts.c.draft_table, live_drafts.c.players)
+        .where(live_drafts.c.tournament_id == tournament_id))}
+
+
+def due(tx: Tx, now: datetime) -> list[tuple[int, int]]:
+    """The live tables whose next deadline is ``now`` or earlier: (tournament, table)."""
+    return [(int(row.tournament_id), int(row.draft_table)) for row in tx.execute(
+        select(live_drafts.c.tournament_id, live_drafts.c.draft_table)
+        .where(live_drafts.c.status == "live", live_drafts.c.next_deadline <= now)
+        .order_by(live_drafts.c.next_deadline))]
+
+
+def save_state(tx: Tx, draft: StoredDraft, *, state: dict[str, Any], status: str,
+               next_deadline: datetime | None, at: datetime) -> int:
+    """Store the table's new state (version + 1) when the version is still ``draft.version``;
+    returns the new version."""
+    done = tx.execute(update(live_drafts).where(
+        live_drafts.c.tournament_id == draft.tournament_id,
+        live_drafts.c.draft_table == draft.table, live_drafts.c.version == draft.version)
+        .values(state=state, status=status, next_deadline=next_deadline, updated_at=at,
+                version=draft.version + 1,
+                finished_at=at if status == "done" and draft.finished_at is None
+                else draft.finished_at))
+    if done.rowcount != 1:
+        raise ConflictError("draft table {table} changed meanwhile; try again",
+                            code="stale_version", table=draft.table)
+    return draft.version + 1
+
+
+# ----- the pick log --------------------------------------------------------------------------
+
+
+def add_picks(tx: Tx, tournament_id: int, table: int, picks: Sequence[PickValues]) -> None:
+    if not picks:
+        return
+    tx.execute(insert(draft_picks), [
+        {"tournament_id": tournament_id, "draft_table": table, "number": p.number,
+         "player": p.player, "seat": p.seat, "booster_round": p.booster_round,
+         "booster": p.booster, "pick": p.pick, "card_uid": p.card_uid, "card_name": p.card_name,
+         "edition": p.edition, "rarity": p.rarity, "auto": p.auto, "reason": p.reason,
+         "at": p.at} for p in picks])
+
+
+def picks(tx: Tx, tournament_id: int, table: int | None = None) -> list[tuple[int, PickValues]]:
+    """The pick log, (table, pick) by table and number."""
+    query = select(draft_picks).where(draft_picks.c.tournament_id == tournament_id)
+    if table is not None:
+        query = query.where(draft_picks.c.draft_table == table)
+    found = []
+    for row in tx.execute(query.order_by(draft_picks.c.draft_table, draft_picks.c.number)):
+        at = _utc(row.at)
+        assert at is not None
+        found.append((int(row.draft_table), PickValues(
+            number=row.number, player=row.player, seat=row.seat,
+            booster_round=row.booster_round, booster=row.booster, pick=row.pick,
+            card_uid=row.card_uid, card_name=row.card_name, edition=row.edition,
+            rarity=row.rarity, auto=bool(row.auto), reason=row.reason, at=at)))
+    return found
+
+
+def pick_count(tx: Tx, tournament_id: int, table: int) -> int:
+    return int(tx.execute(select(func.count()).select_from(draft_picks).where(
+        draft_picks.c.tournament_id == tournament_id,
+        draft_picks.c.draft_table == table)).scalar_one())
+
+
+# ----- booster templates ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTemplate:
+    id: int
+    name: str
+    template: dict[str, Any]
+    created_at: datetime
+    created_by: str
+    version: int
+
+
+def _template(row: Any) -> StoredTemplate:
+    created = _utc(row.created_at)
+    assert created is not None
+    return StoredTemplate(id=int(row.id), name=row.name, template=row.template,
+                          created_at=created, created_by=row.created_by,
+                          version=int(row.version))
+
+
+def templates(tx: Tx) -> list[StoredTemplate]:
+    """Every booster template, by name."""
+    return [_template(row) for row in tx.execute(
+        select(booster_templates).order_by(booster_templates.c.name_key))]
+
+
+def template_named(tx: Tx, name_key: str) -> StoredTemplate | None:
+    row = tx.execute(select(booster_templates)
+                     .where(booster_templates.c.name_key == name_key)).first()
+    return None if row is None else _template(row)
+
+
+def template_by_id(tx: Tx, template_id: int) -> StoredTemplate | None:
+    row = tx.execute(select(booster_templates)
+                     .where(booster_templates.c.id == template_id)).first()
+    return None if row is None else _template(row)
+
+
+def save_template(tx: Tx, *, name: str, name_key: str, template: dict[str, Any],
+                  at: datetime, by: str) -> int:
+    """Add the template, or replace the one of the same name; returns its id."""
+    kept = template_named(tx, name_key)
+    if kept is None:
+        return int(tx.execute(insert(booster_templates).values(
+            name=name, name_key=name_key, template=template, created_at=at, created_by=by,
+            version=1).returning(booster_templates.c.id)).scalar_one())
+    tx.execute(update(booster_templates).where(booster_templates.c.id == kept.id)
+               .values(name=name, template=template, created_at=at, created_by=by,
+                       version=kept.version + 1))
+    return kept.id
