@@ -319,6 +319,8 @@ def _mount_commands() -> None:
         ("format", "formats", "format_app", "Constructed formats: ban lists, starter decks, a "
          "tournament's format."),
         ("cards", "cards", "cards_app", "The card catalogue: import, find, list, sample."),
+        ("draft", "draft", "draft_app", "Drafts: the plan, seating at draft tables, a "
+         "simulated draft."),
     ):
         lazy_group(name, f"turnir.cli.{module}", attribute, help)
     app.command("log")(guard(audit_log.log))
