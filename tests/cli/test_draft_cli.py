@@ -109,3 +109,20 @@ def test_plan_sets_boosters_and_seat_prints_the_tables(env: dict[str, str],
     assert "Table 1 — 6 players" in out and "Table 2 — 6 players" in out
     assert "Игрок 1" in out
     assert "Seated by lot, online; seed 5/draft/seating/1." in out
+
+
+def test_simulate_exits_1_when_a_card_is_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    from turnir.domain.draft.engine import DraftEngine
+
+    real = DraftEngine.__dict__["pools"]
+
+    def losing(engine: DraftEngine) -> dict[int, tuple[object, ...]]:
+        pools = dict(real.fget(engine))
+        first = next(iter(pools))
+        pools[first] = pools[first][1:]
+        return pools
+
+    monkeypatch.setattr(DraftEngine, "pools", property(losing))
+    code, out = run({}, "draft", "simulate", "--players", "8", "--boosters", "1")
+    assert code == 1
+    assert "An engine bug: cards lost or doubled." in out
