@@ -151,6 +151,14 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", f"{T}/metagame"): ALL,
     # a player enters an online tournament themselves (issue 13)
     ("POST", f"{T}/entry"): PLAYERS, ("POST", f"{A}/entries/me"): PLAYERS,
+    # the live draft's pages (issue 14): the player picks, the staff watch the tables, the
+    # organizer starts it, the head judge drops; the log for the staff (players: after it);
+    # booster templates for site organizers
+    ("GET", f"{T}/draft/pick"): PLAYERS, ("GET", f"{T}/draft/pick/state"): PLAYERS,
+    ("POST", f"{T}/draft/pick"): PLAYERS, ("GET", f"{T}/draft/live"): JUDGES,
+    ("POST", f"{T}/draft/live/start"): ORG, ("POST", f"{T}/draft/live/drop"): HEAD,
+    ("GET", f"{T}/draft/log"): JUDGES | PLAYERS,
+    ("GET", "/booster-templates"): ORG, ("POST", "/booster-templates"): ORG,
     # the live draft's API (issue 14): the player's seat and picks, a table for the staff,
     # the log (staff; players once the draft is over)
     ("GET", f"{A}/draft"): PLAYERS, ("POST", f"{A}/draft/picks"): PLAYERS,
@@ -197,6 +205,8 @@ FORMS = {
     f"{T}/rating/terms": {"professional_k": "1.4", "version": "0"},
     f"{T}/rating/submit": {"confirm": "yes"},
     f"{T}/top-decks": {"count": "1"},
+    f"{T}/draft/pick": {"booster": "1", "cards_left": "7", "card": "b1c1"},
+    f"{T}/draft/live/drop": {"number": "1"},
 }
 LOGINS = {Role.PLAYER: "player", Role.FLOOR_JUDGE: "floor", Role.HEAD_JUDGE: "head",
           Role.ORGANIZER: "org"}

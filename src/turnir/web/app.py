@@ -40,6 +40,7 @@ from turnir.web import (
     form_once,
     format_pages,
     judging,
+    live_draft_pages,
     organizer,
     penalty_pages,
     player_pages,
@@ -128,7 +129,7 @@ def create_app(settings: WebSettings, *, db: Database,
                schedule_pages.router, deck_publication_pages.router,
                format_pages.router, format_pages.api_router,
                self_entry_pages.router, self_entry_pages.api_router,  # issue 13: self-entry
-               draft_api.router]  # issue 14: the live draft's API
+               live_draft_pages.router, draft_api.router]  # issue 14: the live draft's pages
     for router in routers:
         app.include_router(router)
     app.state.routers = routers
