@@ -23,6 +23,7 @@ from turnir.domain.standings import PenaltyCounts
 from turnir.domain.text import name_key as text_name_key
 from turnir.domain.tournament import Tournament
 from turnir.errors import NotFoundError
+from turnir.storage.draft_seats_repo import draft_tables
 from turnir.storage.penalty_rows import combine_counts, recorded_penalty_counts
 from turnir.storage.tables import (
     entries,
@@ -199,15 +200,19 @@ def load_tournament(conn: Connection, tournament_id: int) -> Tournament:
     row = tournament_row(conn, tournament_id)
     return tournament_from_parts(row, load_players(conn, tournament_id),
                                  load_rounds(conn, tournament_id),
-                                 load_penalties(conn, tournament_id))
+                                 load_penalties(conn, tournament_id),
+                                 draft_tables(conn, tournament_id))
 
 
 def tournament_from_parts(row: RowMapping, players: tuple[Player, ...],
                           round_list: tuple[Round, ...],
-                          penalties: Mapping[PlayerId, PenaltyCounts]) -> Tournament:
+                          penalties: Mapping[PlayerId, PenaltyCounts],
+                          tables: Mapping[PlayerId, int] | None = None) -> Tournament:
+    """The aggregate from its read parts; ``tables``: the draft tables (T-8), none if empty."""
     return Tournament(
         name=row["name"], settings=settings_from_row(row), seed=row["seed"], players=players,
         rounds=round_list, undone=tuple(row["undone"] or ()), penalties=dict(penalties),
+        tables=dict(tables or {}),
     )
 
 

@@ -440,6 +440,7 @@ def _tables(*models: type[Base]) -> tuple[Table, ...]:
 from turnir.storage import (  # noqa: E402, F401
     tables_accounts,
     tables_decks,
+    tables_draft,
     tables_live_draft,
     tables_penalties,
     tables_ratings,
