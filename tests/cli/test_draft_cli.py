@@ -99,8 +99,11 @@ def test_plan_sets_boosters_and_seat_prints_the_tables(env: dict[str, str],
     assert code == 0, out
     assert "2×12, online; pick timer 20 s + 5 s a card" in out
     assert "Amateur level" in out  # D-1
-    code, out = run(env, "draft", "plan", "Драфт", "--json")
+    code, out = run(env, "draft", "plan", "Драфт", "--review-seconds", "90", "--json")
+    assert code == 0, out
     assert json.loads(out)["boosters"] == [12, 12]
+    assert json.loads(out)["review_seconds"] == 90
+    assert json.loads(out)["pick_seconds"] == 20
     code, out = run(env, "draft", "plan", "Драфт", "--sevens", "5")
     assert code == 2
     assert "1 to 4 boosters" in out

@@ -104,13 +104,15 @@ def plan(
     deck_min: Annotated[int | None, typer.Option(help="Smallest deck from a pool.")] = None,
     actor: ActorOption = None, as_json: JsonOption = False,
 ) -> None:
-    """Show the draft plan, or set it when boosters or a profile are given."""
+    """Show the draft plan, or set it when any setting is given (the others keep theirs)."""
     from turnir.domain.draft.plan import DraftProfile, default_plan, make_plan
     from turnir.services.draft_setup import draft_plan, set_draft_plan
 
     with opened(tournament) as (db, tid):
         current = draft_plan(db, tid)
-        if twelves is not None or sevens is not None or profile is not None:
+        given = (twelves, sevens, profile, single, pick_seconds, per_card, review_seconds,
+                 deck_min)
+        if any(value is not None for value in given):
             base = current or default_plan(DraftProfile(_profile(profile or "tabletop")))
             if twelves is None and sevens is None:
                 twelves, sevens = base.twelves, base.sevens
