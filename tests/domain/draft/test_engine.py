@@ -431,3 +431,16 @@ def check_finished(engine: DraftEngine, made: Made) -> None:
         assert [e.pick for e in entries] == list(range(1, the_plan.boosters[
             booster_round - 1] + 1))
         assert {e.booster_round for e in entries} == {booster_round}
+
+
+def test_log_since_gives_the_new_picks_of_a_stored_table() -> None:
+    engine = table(4, 7, 7)
+    pick_first(engine, 101, T0 + 1)
+    stored = DraftEngine.from_json(json.loads(state(engine)))
+    before = stored.log_size
+    pick_first(stored, 102, T0 + 2)
+    stored.drop(103, T0 + 3)
+    assert stored.log_since(before) == stored.log[before:]
+    # seat 3 held its own booster and seat 2's: both are picked for it at once
+    assert [e.reason for e in stored.log_since(before)] == ["pick", "dropped", "dropped"]
+    assert stored.log_since(0) == stored.log and stored.log_size == 4

@@ -322,6 +322,17 @@ class DraftEngine:
         return self._log
 
     @property
+    def log_size(self) -> int:
+        """The number of picks made so far (``len(log)`` without building the log)."""
+        return len(self._log_rows)
+
+    def log_since(self, start: int) -> tuple[PickEntry, ...]:
+        """``log[start:]``, building only those entries (a stored table's new picks)."""
+        if len(self._log) == len(self._log_rows):
+            return self._log[start:]
+        return tuple(self._entries(max(start, 0)))
+
+    @property
     def pools(self) -> dict[PlayerId, tuple[DraftCard, ...]]:
         """Each player's picked cards, in pick order."""
         return {player: tuple(map(self._card, self._pools[seat]))
