@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER
 from tests.web.conftest import PASSWORD, LiveServer, add_account
+from tests.web.pages_check import assert_fits, assert_tap_targets
 from turnir.domain.draft.plan import DraftProfile, make_plan
 from turnir.domain.model import TournamentFormat
 from turnir.formats.players_csv import PlayerLine
@@ -114,11 +115,6 @@ def browser_page(browser: Any, server: LiveServer, token: str, viewport: dict[st
     return page
 
 
-def fits(page: Page) -> None:
-    width = page.viewport_size["width"]  # type: ignore[index]
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-
-
 def pick_in_browser(page: Page, tid: int) -> str | None:
     """Wait for a booster (or the end) and tap its first card; the card's id."""
     card = page.locator("button.pick-card").first
@@ -181,7 +177,8 @@ def test_issue14_eight_players_draft_three_boosters_and_nobody_waits_on_a_discon
         for page in (desk, phone):
             page.goto(f"{live_server.url}/t/{tid}/draft/pick")
             expect(page.locator("button.pick-card").first).to_be_visible()
-            fits(page)
+            assert_fits(page, "the pick page")  # scrollWidth <= the viewport's width
+            assert_tap_targets(page, "the pick page")
         picked: dict[int, list[str]] = {desk_n: [], phone_n: []}
         repeated = False
         while time.monotonic() - started < DEADLINE:
@@ -210,7 +207,7 @@ def test_issue14_eight_players_draft_three_boosters_and_nobody_waits_on_a_discon
                 break
         for page in (desk, phone):
             expect(page.locator("#draft-state[data-status=done]")).to_be_visible(timeout=30_000)
-            fits(page)
+            assert_fits(page, "the pick page after the draft")
         assert repeated
     finally:
         stop.set()

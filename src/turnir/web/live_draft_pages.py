@@ -34,7 +34,13 @@ from babel.dates import format_time
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from turnir.domain.draft.boosters import MAX_TEMPLATE_NAME, RARITY_ORDER, BoosterTemplate, DraftCard
+from turnir.domain.draft.boosters import (
+    MAX_SLOTS,
+    MAX_TEMPLATE_NAME,
+    RARITY_ORDER,
+    BoosterTemplate,
+    DraftCard,
+)
 from turnir.domain.draft.engine import PickRefused
 from turnir.errors import UserError
 from turnir.services import booster_templates, live_draft
@@ -70,8 +76,6 @@ REASONS = {"pick": N_("picked"), "timeout": N_("time ran out"), "away": N_("away
 """How a pick in the log was made (``PickEntry.reason``)."""
 UID_LEN = 40
 """The longest card id a pick names (the engine's ids are short: ``b3c07``)."""
-MAX_SLOTS = 8
-"""Slot rows of the booster template form."""
 
 VersionQuery = Annotated[int | None, Query(ge=0, le=2**62)]
 TableQuery = Annotated[int | None, Query(ge=1, le=1_000)]
@@ -254,7 +258,8 @@ def templates_page(request: Request, state: StateDep, actor: SiteOrganizerDep,
 def _templates_page(request: Request, state: StateDep, templates: Sequence[TemplateInfo],
                     form: BoosterTemplate | None) -> HTMLResponse:
     slots = list(form.slots) if form else []
-    rows = [*slots, *([None] * max(0, MAX_SLOTS - len(slots)))]
+    blank = min(MAX_SLOTS, max(4, len(slots) + 1)) - len(slots)  # room for one more slot
+    rows = [*slots, *([None] * blank)]
     return render(request, "booster_templates.html", templates=templates,
                   form=form, rows=rows, rarities=RARITY_ORDER,
                   editions=card_catalogue(state.db).editions(), nav="booster-templates",
