@@ -163,6 +163,11 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     # the log (staff; players once the draft is over)
     ("GET", f"{A}/draft"): PLAYERS, ("POST", f"{A}/draft/picks"): PLAYERS,
     ("GET", f"{A}/draft/tables/{{table}}"): JUDGES, ("GET", f"{A}/draft/log"): SIGNED_IN,
+    # after the draft (issue 14): a player builds their deck from their pool, the judges see
+    # and save any player's; the judges record card replacements, a player sees their own
+    ("GET", f"{T}/draft/pool"): JUDGES | PLAYERS, ("POST", f"{T}/draft/pool"): JUDGES | PLAYERS,
+    ("GET", f"{T}/draft/replacements"): JUDGES | PLAYERS,
+    ("POST", f"{T}/draft/replacements"): JUDGES,
 }
 """Who may use each route; a role of the staff (organizer, head judge, floor judge) is a role in
 the tournament of the URL (issue 10 item 1)."""
@@ -207,6 +212,9 @@ FORMS = {
     f"{T}/top-decks": {"count": "1"},
     f"{T}/draft/pick": {"booster": "1", "cards_left": "7", "card": "b1c1"},
     f"{T}/draft/live/drop": {"number": "1"},
+    f"{T}/draft/pool": {"number": "1"},
+    f"{T}/draft/replacements": {"number": "1", "booster_round": "1", "old_name": "Карта",
+                                "new_name": "Другая"},
 }
 LOGINS = {Role.PLAYER: "player", Role.FLOOR_JUDGE: "floor", Role.HEAD_JUDGE: "head",
           Role.ORGANIZER: "org"}

@@ -33,7 +33,6 @@ from turnir.domain.text import clean_text
 from turnir.domain.tournament import Tournament
 from turnir.errors import ConflictError, ForbiddenError, NotFoundError, Term, UserError
 from turnir.services.common import Database, Tx, changing, reading, refuse_when_finished
-from turnir.services.deck_formats import tournament_format_in
 from turnir.services.decks import (
     DeckSummary,
     DeckView,
@@ -41,6 +40,7 @@ from turnir.services.decks import (
     decks_in,
     decks_locked,
     list_decks,
+    takes_decks_in,
 )
 from turnir.services.judges import ANY_STAFF, check_staff
 from turnir.storage import deck_checks_repo, players_repo
@@ -284,11 +284,11 @@ def decks_page(db: Database, tournament_id: int, *, account_id: int | None) -> D
     with reading(db) as tx:
         tournament_row(tx, tournament_id)
         check_staff(tx, tournament_id, account_id, ANY_STAFF, what=SEE_DECKS)
-        info = tournament_format_in(tx, tournament_id)
+        name = takes_decks_in(tx, tournament_id)  # a format, or a draft (issue 14)
         locked = decks_locked(tx, tournament_id)
-    if info is None:
+    if name is None:
         return DecksPage(tournament_id, None, [], locked)
-    return DecksPage(tournament_id, info.format.name,
+    return DecksPage(tournament_id, name,
                      list_decks(db, tournament_id, account_id=account_id), locked)
 
 

@@ -43,6 +43,8 @@ from turnir.domain.decks import (
     check_deck,
     parse_deck,
 )
+from turnir.domain.draft.plan import DraftPlan
+from turnir.domain.draft.pool_deck import check_typed_deck
 from turnir.domain.model import Status
 from turnir.domain.text import REASON_LEN, clean_text
 from turnir.errors import ConflictError, ForbiddenError, NotFoundError, Term, UserError
@@ -56,10 +58,11 @@ from turnir.services.deck_formats import (
     today,
     tournament_format_in,
 )
+from turnir.services.draft_setup import plan_in
 from turnir.services.format_edits import find_format
 from turnir.services.judges import staff_roles_in
 from turnir.services.reports import player_numbers
-from turnir.storage import accounts_repo, decks_repo, players_repo
+from turnir.storage import accounts_repo, decks_repo, live_draft_repo, players_repo
 from turnir.storage.audit import last_change
 from turnir.storage.decks_repo import DeckValues, StoredDeck
 from turnir.storage.mappers import tournament_row
@@ -129,11 +132,20 @@ class _Context:
 
     fmt: DeckFormat
     day: date
+    draft: DraftPlan | None = None
+    """A draft tournament's plan (issue 14): its decks are checked by D-6 and D-1, not C-1."""
+
+
+DRAFT_DECKS = "Драфт"
+"""The name a draft tournament's decks show for their format."""
 
 
 def _context(tx: Tx, tournament_id: int) -> _Context:
     info = tournament_format_in(tx, tournament_id)
     if info is None:
+        plan = plan_in(tx, tournament_id)
+        if plan is not None:
+            return _Context(fmt=DeckFormat(name=DRAFT_DECKS), day=today(), draft=plan)
         raise UserError("tournament #{tournament} has no deck format; its organizer sets the "
                         "format before decks are registered", code="no_deck_format",
                         tournament=tournament_id)
@@ -157,9 +169,11 @@ def canonical_lines(deck: DeckList, catalogue: CardCatalogue) -> DeckList:
 
 
 def _checked(text: str, catalogue: CardCatalogue, fmt: DeckFormat,
-             day: date) -> tuple[DeckList, DeckCheck]:
+             day: date, draft: DraftPlan | None = None) -> tuple[DeckList, DeckCheck]:
     parsed, syntax = parse_deck(text)
     deck = canonical_lines(parsed, catalogue)
+    if draft is not None:
+        return deck, check_typed_deck(deck, catalogue, draft, syntax=syntax)
     return deck, check_deck(deck, catalogue, fmt, on=day, syntax=syntax)
 
 
@@ -215,6 +229,27 @@ def _refuse_stranger(tx: Tx, tournament_id: int, number: int, account_id: int | 
                          tournament=tournament_id)
 
 
+def deck_access(tx: Tx, tournament_id: int, number: int, account_id: int | None) -> bool:
+    """Whether the account is the tournament's staff; refused unless it is staff or entry
+    ``number``'s player (a draft's pool deck too, ``services.draft_decks``)."""
+    return _refuse_stranger(tx, tournament_id, number, account_id)
+
+
+def takes_decks_in(tx: Tx, tournament_id: int) -> str | None:
+    """The name of what the tournament's decks are checked against: its format, or «Драфт»
+    for a draft with a plan (issue 14); ``None``: it takes no decks."""
+    info = tournament_format_in(tx, tournament_id)
+    if info is not None:
+        return info.format.name
+    return DRAFT_DECKS if plan_in(tx, tournament_id) is not None else None
+
+
+def takes_decks(db: Database, tournament_id: int) -> bool:
+    """Whether the tournament takes decks (a deck format, or a draft's plan)."""
+    with reading(db) as tx:
+        return takes_decks_in(tx, tournament_id) is not None
+
+
 def decks_locked(tx: Tx, tournament_id: int) -> bool:
     """The tournament's decks are locked: round 1 is paired (a change is a judge's now)."""
     return last_round_number(tx, tournament_id) >= 1
@@ -261,6 +296,9 @@ def register_deck(db: Database, tournament_id: int, number: int | str, *, text: 
         entry = players_repo.entry(tx, tournament_id, number)
         staff = _refuse_stranger(tx, tournament_id, entry.number, account_id)
         context = _context(tx, tournament_id)
+        if context.draft is not None and live_draft_repo.drafts_of(tx, tournament_id):
+            raise ConflictError("this draft was live: the deck is built from the player's "
+                                "pool on the draft pool page", code="pool_deck")
         locked = decks_locked(tx, tournament_id)
         if locked and not staff:
             raise ConflictError("the deck is locked: round 1 is paired; ask a judge",
@@ -268,7 +306,7 @@ def register_deck(db: Database, tournament_id: int, number: int | str, *, text: 
         before = decks_repo.deck_row(tx, tournament_id, entry.number)
         check_version(tx, tournament_id, "deck", entry.number, Term("the deck"),
                       expected_version, before.version if before else 0)
-        deck, check = _checked(text, catalogue, context.fmt, context.day)
+        deck, check = _checked(text, catalogue, context.fmt, context.day, context.draft)
         values = DeckValues(lines=deck.to_json(), source=text, total=deck.total,
                             valid=check.ok, at=change.at, by=change.actor)
         version = decks_repo.save_deck(tx, tournament_id, entry.number, values, before=before)
@@ -287,7 +325,7 @@ def register_deck(db: Database, tournament_id: int, number: int | str, *, text: 
 def _stored_check(stored: StoredDeck, catalogue: CardCatalogue,
                   context: _Context) -> tuple[DeckList, DeckCheck]:
     text = stored.source or DeckList.from_json(stored.lines).text()
-    return _checked(text, catalogue, context.fmt, context.day)
+    return _checked(text, catalogue, context.fmt, context.day, context.draft)
 
 
 def _judged(tx: Tx, tournament_id: int, number: int) -> tuple[bool, str]:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -41,7 +41,7 @@ from turnir.domain.draft.boosters import (
     default_template,
     draw_booster,
 )
-from turnir.domain.draft.engine import DraftEngine, PickEntry, PickRefused
+from turnir.domain.draft.engine import DraftEngine
 from turnir.domain.draft.plan import DraftPlan
 from turnir.domain.model import TournamentFormat
 from turnir.errors import ConflictError, ForbiddenError, NotFoundError, Term, UserError
@@ -58,9 +58,15 @@ from turnir.services.judges import (
     check_staff,
     staff_roles_in,
 )
-from turnir.services.reports import player_numbers
-from turnir.storage import accounts_repo, live_draft_repo, players_repo
-from turnir.storage.live_draft_repo import PickValues, StoredDraft
+from turnir.services.live_draft_store import (
+    Refusal,
+    apply_change,
+    pick_rows,
+    seconds_of,
+    time_of,
+)
+from turnir.storage import live_draft_repo, players_repo
+from turnir.storage.live_draft_repo import StoredDraft
 from turnir.storage.mappers import tournament_row
 
 TICKER = "turnir"
@@ -147,17 +153,6 @@ class PickLine:
     at: datetime
 
 
-# ----- time ------------------------------------------------------------------------------
-
-
-def _seconds(at: datetime) -> float:
-    return at.timestamp()
-
-
-def _time(seconds: float | None) -> datetime | None:
-    return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
-
-
 # ----- who may --------------------------------------------------------------------------
 
 
@@ -168,23 +163,25 @@ def _is_staff(tx: Tx, tournament_id: int, account_id: int | None) -> bool:
 def _own_numbers(tx: Tx, tournament_id: int, account_id: int | None) -> list[int]:
     if account_id is None:
         return []
-    account = accounts_repo.account_by_id(tx, account_id)
-    return player_numbers(tx, tournament_id, account.person_id)
+    return live_draft_repo.account_entries(tx, tournament_id, account_id)
 
 
-def _refuse_outsider(tx: Tx, tournament_id: int, account_id: int | None, *,
-                     staff: bool) -> None:
-    """Refuse an account that is not a player of the tournament (nor its staff, when
-    ``staff``)."""
-    if _own_numbers(tx, tournament_id, account_id) or account_id is None:
+def _refuse_outsider(tx: Tx, tournament_id: int, account_id: int | None,
+                     numbers: Sequence[int], *, staff: bool) -> None:
+    """Refuse an account that is not a player of the tournament (``numbers``: its entries
+    there) nor its staff, when ``staff``; an unknown tournament is ``NotFoundError``."""
+    if numbers or account_id is None:
         return
+    tournament_row(tx, tournament_id)
     if staff and _is_staff(tx, tournament_id, account_id):
         return
     raise ForbiddenError("you are not a player of tournament #{tournament}",
                          code="not_a_player", tournament=tournament_id)
 
 
-def _names(tx: Tx, tournament_id: int) -> dict[int, str]:
+def _names(tx: Tx, tournament_id: int, numbers: Sequence[int] | None = None) -> dict[int, str]:
+    if numbers is not None:
+        return live_draft_repo.entry_names(tx, tournament_id, numbers)
     return {e.number: e.name for e in players_repo.entry_list(tx, tournament_id)}
 
 
@@ -227,7 +224,7 @@ def _table_draft(tournament_id: int, table: int, players: Sequence[int], plan: D
     n = len(players)
     boosters = [[draw_booster(template, catalogue, rng, prefix=f"b{r * n + s + 1}")
                  for s in range(n)] for r, template in enumerate(templates)]
-    engine = DraftEngine.start(list(players), boosters, plan, _seconds(now))
+    engine = DraftEngine.start(list(players), boosters, plan, seconds_of(now))
     stored = StoredDraft(
         tournament_id=tournament_id, table=table, state={}, version=1, status="live",
         next_deadline=None, players=tuple(players), seed=seed_text,
@@ -264,9 +261,9 @@ def start_live_draft(db: Database, tournament_id: int, *, actor: str, account_id
             stored, engine = _table_draft(tournament_id, table, players, plan, templates,
                                           catalogue, int(row["seed"]), at)
             picks = [entry for p in players if p in dropped
-                     for entry in engine.drop(p, _seconds(at))]
+                     for entry in engine.drop(p, seconds_of(at))]
             live_draft_repo.insert_draft(tx, _with_state(stored, engine), at)
-            live_draft_repo.add_picks(tx, tournament_id, table, _pick_rows(picks))
+            live_draft_repo.add_picks(tx, tournament_id, table, pick_rows(picks))
             seeds.append(stored.seed)
         change.log(tournament_id, "draft.start", "live_draft", tournament_id, None, {
             "tables": [len(t) for t in seating.tables], "seeds": seeds,
@@ -277,92 +274,28 @@ def _with_state(stored: StoredDraft, engine: DraftEngine) -> StoredDraft:
     return StoredDraft(
         tournament_id=stored.tournament_id, table=stored.table, state=engine.to_json(),
         version=stored.version, status="done" if engine.done else "live",
-        next_deadline=_time(engine.next_deadline()), players=stored.players, seed=stored.seed,
+        next_deadline=time_of(engine.next_deadline()), players=stored.players, seed=stored.seed,
         templates=stored.templates, started_at=stored.started_at,
         finished_at=stored.started_at if engine.done else None)
 
 
-def _pick_rows(entries: Sequence[PickEntry]) -> list[PickValues]:
-    rows = []
-    for e in entries:
-        at = _time(e.at)
-        assert at is not None
-        rows.append(PickValues(
-            number=e.number, player=int(e.player), seat=e.seat, booster_round=e.booster_round,
-            booster=e.booster, pick=e.pick, card_uid=e.card.uid, card_name=e.card.name,
-            edition=e.card.edition, rarity=e.card.rarity, auto=e.auto, reason=e.reason, at=at))
-    return rows
-
-
-# ----- changing a table: one short transaction -------------------------------------------
-
-
-Act = Callable[[DraftEngine, float], object]
-
-
-def _apply(tx: Tx, tournament_id: int, table: int, at: datetime,
-           act: Act) -> tuple[StoredDraft, DraftEngine, int]:
-    """Lock the table's draft, advance it to ``at``, run ``act`` on it and store what changed
-    (state with version + 1, the new picks appended); returns the engine and the version.
-
-    ``act`` may raise ``PickRefused``: the deadlines passed before it are stored all the same
-    and the refusal is raised by the caller after the commit (``_Refusal``)."""
-    stored = live_draft_repo.lock_draft(tx, tournament_id, table)
-    if stored is None:
-        raise NotFoundError("draft table {table} of tournament #{tournament} has no live draft",
-                            code="no_live_draft", table=table, tournament=tournament_id)
-    engine = DraftEngine.from_json(stored.state)
-    before = len(engine.log)
-    now = _seconds(at)
-    engine.advance(now)
-    act(engine, now)
-    new = engine.log[before:]
-    state = engine.to_json()
-    if not new and state == stored.state:
-        return stored, engine, stored.version
-    version = live_draft_repo.save_state(
-        tx, stored, state=state, status="done" if engine.done else "live",
-        next_deadline=_time(engine.next_deadline()), at=at)
-    live_draft_repo.add_picks(tx, tournament_id, table, _pick_rows(new))
-    return stored, engine, version
-
-
-class _Refusal:
-    """A refusal kept while the transaction commits what happened before it."""
-
-    def __init__(self) -> None:
-        self.error: PickRefused | None = None
-
-    def guard(self, act: Act) -> Act:
-        def guarded(engine: DraftEngine, now: float) -> object:
-            try:
-                return act(engine, now)
-            except PickRefused as refused:
-                self.error = refused
-                return None
-        return guarded
-
-    def raise_if_any(self) -> None:
-        if self.error is not None:
-            raise self.error
-
-
-def _seat_of(tx: Tx, tournament_id: int, account_id: int | None) -> tuple[int, int] | None:
-    """(table, entry number) of the account's seat in the live draft, else in the seating."""
-    numbers = _own_numbers(tx, tournament_id, account_id)
+def _seat_of(tx: Tx, tournament_id: int,
+             numbers: Sequence[int]) -> tuple[int, int, bool] | None:
+    """(table, entry number, started) of the entries' seat in the live draft, else in the
+    seating (``started`` false)."""
     if not numbers:
         return None
     started = live_draft_repo.seatings(tx, tournament_id)
     for table, players in sorted(started.items()):
         for number in numbers:
             if number in players:
-                return table, number
+                return table, number, True
     if started:
         return None
     seating = seating_in(tx, tournament_id)
     for number in numbers:
         if seating is not None and number in seating.mapping:
-            return seating.table_of(number), number
+            return seating.table_of(number), number, False
     return None
 
 
@@ -370,23 +303,24 @@ def pick_card(db: Database, tournament_id: int, *, account_id: int, booster: int
               cards_left: int, card: str, now: datetime | None = None) -> PlayerDraftView:
     """The account's player picks ``card`` from ``booster`` as it was with ``cards_left``
     cards (``PickRefused`` otherwise: the pick is never applied twice)."""
-    refusal = _Refusal()
+    refusal = Refusal()
     with changing(db, None, f"account #{account_id}") as change:
         tx, at = change.conn, now or change.at
-        tournament_row(tx, tournament_id)
-        _refuse_outsider(tx, tournament_id, account_id, staff=False)
-        seat = _seat_of(tx, tournament_id, account_id)
-        if seat is None or not live_draft_repo.seatings(tx, tournament_id):
+        numbers = _own_numbers(tx, tournament_id, account_id)
+        _refuse_outsider(tx, tournament_id, account_id, numbers, staff=False)
+        seat = _seat_of(tx, tournament_id, numbers)
+        if seat is None or not seat[2]:
             raise NotFoundError("you have no seat in a live draft of tournament "
                                 "#{tournament}", code="not_seated", tournament=tournament_id)
-        table, number = seat
+        table, number, _ = seat
 
         def act(engine: DraftEngine, seconds: float) -> object:
             return engine.pick(number, booster=booster, cards_left=cards_left, card=card,
                                now=seconds)
 
-        stored, engine, version = _apply(tx, tournament_id, table, at, refusal.guard(act))
-        view = _player_view(tx, stored, engine, number, version, at)
+        applied = apply_change(db, tx, tournament_id, table, at, refusal.guard(act), changes=False)
+        view = _player_view(tx, applied.stored, applied.engine, number, applied.version, at)
+    applied.keep(db)
     refusal.raise_if_any()
     return view
 
@@ -406,18 +340,21 @@ def drop_from_draft(db: Database, tournament_id: int, number: int, *, actor: str
             raise NotFoundError("player #{number} has no seat in the live draft of "
                                 "tournament #{tournament}", code="not_seated", number=number,
                                 tournament=tournament_id)
-        _apply(tx, tournament_id, table, at, lambda engine, seconds: engine.drop(number, seconds))
+        applied = apply_change(db, tx, tournament_id, table, at,
+                         lambda engine, seconds: engine.drop(number, seconds), changes=True)
         change.log(tournament_id, "draft.drop", "live_draft", f"{table}:{number}",
                    None, {"table": table, "number": number})
+    applied.keep(db)
 
 
 def _advance_one(db: Database, tournament_id: int, table: int, at: datetime) -> bool:
     with changing(db, None, TICKER) as change:
         stored = live_draft_repo.lock_draft(change.conn, tournament_id, table)
-        if stored is None or stored.status != "live" or stored.next_deadline is None \
-                or stored.next_deadline > at:
+        if stored is None or not _due(stored, at):
             return False  # another worker did it meanwhile
-        _apply(change.conn, tournament_id, table, at, lambda engine, seconds: None)
+        applied = apply_change(db, change.conn, tournament_id, table, at,
+                         lambda engine, seconds: None, changes=False)
+    applied.keep(db)
     return True
 
 
@@ -430,12 +367,16 @@ def advance_drafts(db: Database, *, now: datetime | None = None) -> int:
     return sum(_advance_one(db, tournament_id, table, at) for tournament_id, table in due)
 
 
+def _due(stored: StoredDraft, at: datetime) -> bool:
+    return stored.status == "live" and stored.next_deadline is not None \
+        and stored.next_deadline <= at
+
+
 def _fresh(db: Database, tournament_id: int, table: int, at: datetime) -> None:
     """Advance the table when it is due (a read never shows a stalled table)."""
     with reading(db) as tx:
         stored = live_draft_repo.draft(tx, tournament_id, table)
-    if stored is not None and stored.status == "live" and stored.next_deadline is not None \
-            and stored.next_deadline <= at:
+    if stored is not None and _due(stored, at):
         _advance_one(db, tournament_id, table, at)
 
 
@@ -444,10 +385,10 @@ def _fresh(db: Database, tournament_id: int, table: int, at: datetime) -> None:
 
 def _player_view(tx: Tx, stored: StoredDraft, engine: DraftEngine, number: int, version: int,
                  at: datetime) -> PlayerDraftView:
-    names = _names(tx, stored.tournament_id)
+    names = _names(tx, stored.tournament_id, stored.players)
     seat = engine.seat_view(number)
     table = engine.table_view()
-    now = _seconds(at)
+    now = seconds_of(at)
     if seat.done:
         status = "done"
     elif seat.review_until is not None and now < seat.review_until:
@@ -462,10 +403,10 @@ def _player_view(tx: Tx, stored: StoredDraft, engine: DraftEngine, number: int, 
         tournament_id=stored.tournament_id, number=number, name=names.get(number, ""),
         table=stored.table, seat=stored.players.index(number) + 1, status=status,
         booster=seat.booster, booster_round=seat.booster_round, rounds=seat.rounds,
-        cards=tuple(seat.cards), cards_left=seat.cards_left, deadline=_time(seat.deadline),
+        cards=tuple(seat.cards), cards_left=seat.cards_left, deadline=time_of(seat.deadline),
         seconds_left=left, pool=tuple(seat.pool), queue=seat.queue,
         waiting_on=tuple(names.get(p, str(p)) for p in table.waiting_on),
-        direction=direction, review_until=_time(seat.review_until), version=version)
+        direction=direction, review_until=time_of(seat.review_until), version=version)
 
 
 def _waiting_start(tx: Tx, tournament_id: int, table: int, number: int) -> PlayerDraftView:
@@ -474,7 +415,8 @@ def _waiting_start(tx: Tx, tournament_id: int, table: int, number: int) -> Playe
     rounds = plan.count if plan is not None else 0
     seat = seating.seat_of(number) if seating is not None else 0
     return PlayerDraftView(
-        tournament_id=tournament_id, number=number, name=_names(tx, tournament_id).get(number, ""),
+        tournament_id=tournament_id, number=number,
+        name=_names(tx, tournament_id, [number]).get(number, ""),
         table=table, seat=seat, status="waiting_start", booster=None, booster_round=0,
         rounds=rounds, cards=(), cards_left=0, deadline=None, seconds_left=None, pool=(),
         queue=0, waiting_on=(), direction="", review_until=None, version=0)
@@ -483,28 +425,34 @@ def _waiting_start(tx: Tx, tournament_id: int, table: int, number: int) -> Playe
 def player_draft(db: Database, tournament_id: int, *, account_id: int | None,
                  now: datetime | None = None) -> PlayerDraftView | None:
     """The account's seat in the live draft (``None``: the account has no seat; refused for
-    an account that is neither a player nor on the staff of the tournament)."""
+    an account that is neither a player nor on the staff of the tournament). A table whose
+    deadline has passed is advanced first."""
     at = now or datetime.now(UTC)
     with reading(db) as tx:
-        tournament_row(tx, tournament_id)
-        _refuse_outsider(tx, tournament_id, account_id, staff=True)
-        seat = _seat_of(tx, tournament_id, account_id)
-    if seat is None:
-        return None
-    table, number = seat
-    _fresh(db, tournament_id, table, at)
+        numbers = _own_numbers(tx, tournament_id, account_id)
+        _refuse_outsider(tx, tournament_id, account_id, numbers, staff=True)
+        seat = _seat_of(tx, tournament_id, numbers)
+        if seat is None:
+            return None
+        table, number, started = seat
+        if not started:
+            return _waiting_start(tx, tournament_id, table, number)
+        stored = live_draft_repo.draft(tx, tournament_id, table)
+        if stored is not None and not _due(stored, at):
+            return _player_view(tx, stored, DraftEngine.from_json(stored.state), number,
+                                stored.version, at)
+    _advance_one(db, tournament_id, table, at)
     with reading(db) as tx:
         stored = live_draft_repo.draft(tx, tournament_id, table)
-        if stored is None:
-            return _waiting_start(tx, tournament_id, table, number)
-        engine = DraftEngine.from_json(stored.state)
-        return _player_view(tx, stored, engine, number, stored.version, at)
+        assert stored is not None  # a started draft is never deleted
+        return _player_view(tx, stored, DraftEngine.from_json(stored.state), number,
+                            stored.version, at)
 
 
 def _table_view(stored: StoredDraft, names: Mapping[int, str], at: datetime) -> TableDraftView:
     engine = DraftEngine.from_json(stored.state)
     view = engine.table_view()
-    now = _seconds(at)
+    now = seconds_of(at)
     if view.done:
         status = "done"
     elif view.review_until is not None and now < view.review_until:
@@ -512,14 +460,14 @@ def _table_view(stored: StoredDraft, names: Mapping[int, str], at: datetime) -> 
     else:
         status = "picking"
     rows = tuple(DraftSeatRow(seat=r.seat, number=int(r.player), name=names.get(r.player, ""),
-                              holding=r.holding, deadline=_time(r.deadline), away=r.away,
+                              holding=r.holding, deadline=time_of(r.deadline), away=r.away,
                               dropped=r.dropped, picks=r.picks) for r in view.rows)
     rounds = engine.plan.count
     return TableDraftView(
         tournament_id=stored.tournament_id, table=stored.table,
         booster_round=view.booster_round, rounds=rounds, status=status, rows=rows,
         waiting_on=tuple(names.get(p, str(p)) for p in view.waiting_on),
-        review_until=_time(view.review_until))
+        review_until=time_of(view.review_until))
 
 
 def _staff_read(tx: Tx, tournament_id: int, account_id: int | None) -> None:
@@ -540,7 +488,7 @@ def table_draft(db: Database, tournament_id: int, table: int, *, account_id: int
             raise NotFoundError("draft table {table} of tournament #{tournament} has no live "
                                 "draft", code="no_live_draft", table=table,
                                 tournament=tournament_id)
-        return _table_view(stored, _names(tx, tournament_id), at)
+        return _table_view(stored, _names(tx, tournament_id, stored.players), at)
 
 
 def draft_overview(db: Database, tournament_id: int, *, account_id: int | None,
@@ -565,7 +513,8 @@ def pick_log(db: Database, tournament_id: int, *, account_id: int | None,
     with reading(db) as tx:
         tournament_row(tx, tournament_id)
         if not _is_staff(tx, tournament_id, account_id):
-            _refuse_outsider(tx, tournament_id, account_id, staff=False)
+            _refuse_outsider(tx, tournament_id, account_id,
+                             _own_numbers(tx, tournament_id, account_id), staff=False)
             drafts = live_draft_repo.drafts_of(tx, tournament_id)
             if not drafts or any(d.status != "done" for d in drafts):
                 raise ConflictError("the pick log of tournament #{tournament} is shown to its "

@@ -18,6 +18,8 @@ from sqlalchemy import func, insert, select, update
 
 from turnir.errors import ConflictError
 from turnir.storage.database import Tx
+from turnir.storage.tables import entries
+from turnir.storage.tables_accounts import accounts
 from turnir.storage.tables_live_draft import booster_templates, draft_picks, live_drafts
 
 
@@ -68,7 +70,8 @@ def _stored(row: Any) -> StoredDraft:
     started = _utc(row.started_at)
     assert started is not None
     return StoredDraft(
-        tournament_id=int(row.tournament_id), table=int(row.draft_table), state=row.state,
+        tournament_id=int(row.tournament_id), table=int(row.draft_table),
+        state=row._mapping.get("state", {}),
         version=int(row.version), status=row.status, next_deadline=_utc(row.next_deadline),
         players=tuple(int(p) for p in row.players), seed=row.seed, templates=row.templates,
         started_at=started, finished_at=_utc(row.finished_at))
@@ -85,14 +88,28 @@ def insert_draft(tx: Tx, draft: StoredDraft, at: datetime) -> None:
         started_at=draft.started_at, updated_at=at, finished_at=draft.finished_at))
 
 
-def lock_draft(tx: Tx, tournament_id: int, table: int) -> StoredDraft | None:
-    """The table's draft, its row locked until the transaction ends (``None``: not started)."""
-    query = select(live_drafts).where(live_drafts.c.tournament_id == tournament_id,
-                                      live_drafts.c.draft_table == table)
+_NO_STATE = [c for c in live_drafts.c if c.name != "state"]
+
+
+def lock_draft(tx: Tx, tournament_id: int, table: int, *,
+               state: bool = True) -> StoredDraft | None:
+    """The table's draft, its row locked until the transaction ends (``None``: not started);
+    without its state (``{}``) unless ``state``."""
+    query = select(*live_drafts.c) if state else select(*_NO_STATE)
+    query = query.where(live_drafts.c.tournament_id == tournament_id,
+                        live_drafts.c.draft_table == table)
     if tx.dialect.name != "sqlite":
         query = query.with_for_update()
     row = tx.execute(query).first()
     return None if row is None else _stored(row)
+
+
+def state_of(tx: Tx, tournament_id: int, table: int) -> dict[str, Any]:
+    """The table's engine state (its row locked by ``lock_draft`` before)."""
+    value: dict[str, Any] = tx.execute(select(live_drafts.c.state).where(
+        live_drafts.c.tournament_id == tournament_id,
+        live_drafts.c.draft_table == table)).scalar_one()
+    return value
 
 
 def draft(tx: Tx, tournament_id: int, table: int) -> StoredDraft | None:
@@ -139,6 +156,22 @@ def save_state(tx: Tx, draft: StoredDraft, *, state: dict[str, Any], status: str
         raise ConflictError("draft table {table} changed meanwhile; try again",
                             code="stale_version", table=draft.table)
     return draft.version + 1
+
+
+def account_entries(tx: Tx, tournament_id: int, account_id: int) -> list[int]:
+    """The entry numbers of the account's person in the tournament (normally one), in one
+    query (a pick asks on every call)."""
+    return [int(n) for (n,) in tx.execute(
+        select(entries.c.number).join(accounts, accounts.c.person_id == entries.c.person_id)
+        .where(entries.c.tournament_id == tournament_id, accounts.c.id == account_id)
+        .order_by(entries.c.number))]
+
+
+def entry_names(tx: Tx, tournament_id: int, numbers: Sequence[int]) -> dict[int, str]:
+    """The names of these entries (a draft table's players)."""
+    return {int(n): name for n, name in tx.execute(
+        select(entries.c.number, entries.c.name).where(
+            entries.c.tournament_id == tournament_id, entries.c.number.in_(list(numbers))))}
 
 
 # ----- the pick log --------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from turnir.web import (
     deck_publication_pages,
     decks_api,
     draft_api,
+    draft_deck_pages,
     errors,
     exports,
     form_once,
@@ -129,7 +130,8 @@ def create_app(settings: WebSettings, *, db: Database,
                schedule_pages.router, deck_publication_pages.router,
                format_pages.router, format_pages.api_router,
                self_entry_pages.router, self_entry_pages.api_router,  # issue 13: self-entry
-               live_draft_pages.router, draft_api.router]  # issue 14: the live draft's pages
+               live_draft_pages.router, draft_api.router,  # issue 14: the live draft's pages
+               draft_deck_pages.router]  # issue 14: pool decks and card replacements (D-6, D-7)
     for router in routers:
         app.include_router(router)
     app.state.routers = routers

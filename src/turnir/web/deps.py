@@ -20,8 +20,7 @@ from turnir.errors import NotFoundError
 from turnir.services.accounts import AccountInfo, session_account
 from turnir.services.audit import ChangeStamps
 from turnir.services.common import Database, TournamentInfo
-from turnir.services.deck_formats import tournament_format
-from turnir.services.decks import plays_in
+from turnir.services.decks import plays_in, takes_decks
 from turnir.services.login_limits import LoginLimits
 from turnir.services.pages import RoundPage, round_page
 from turnir.services.tournaments import find_tournament
@@ -287,7 +286,7 @@ def has_decks(request: Request, tid: int) -> bool:
     if known is None:
         known = request.state.has_decks = {}
     if tid not in known:
-        known[tid] = tournament_format(get_state(request).db, tid) is not None
+        known[tid] = takes_decks(get_state(request).db, tid)  # a format, or a draft's plan
     return known[tid]
 
 

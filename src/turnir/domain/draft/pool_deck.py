@@ -47,7 +47,8 @@ from turnir.errors import Term, UserError
 RULE = "D-6"
 """The rule a pool deck's problems cite."""
 
-_USE_WORDS = {PoolUse.HAND: "hand", PoolUse.SQUAD: "squad", PoolUse.DECK: "deck"}
+_USE_WORDS = {PoolUse.HAND: Term("hand"), PoolUse.SQUAD: Term("squad"),
+              PoolUse.DECK: Term("deck")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +96,7 @@ def _size_problems(rule: PoolRule, total: int) -> tuple[DeckProblem, ...]:
             return ()
         error = UserError("in this draft all {pool} cards of the pool are the {use}; "
                           "{total} are given (D-6)", code="pool_size", pool=rule.pool,
-                          use=Term(_USE_WORDS[rule.use]), total=total)
+                          use=_USE_WORDS[rule.use], total=total)
     elif total < rule.deck_min:
         error = UserError("the deck has {total} cards; a draft deck has at least {low} (D-6)",
                           code="pool_size", total=total, low=rule.deck_min)
