@@ -92,7 +92,7 @@ class Applied:
 
 
 def _mark(engine: DraftEngine) -> tuple[object, ...]:
-    return (len(engine.log), engine.booster_round, engine.review_until, engine.done,
+    return (engine.log_size, engine.booster_round, engine.review_until, engine.done,
             engine.next_deadline())
 
 
@@ -111,11 +111,11 @@ def apply_change(db: Database, tx: Tx, tournament_id: int, table: int, at: datet
     engine = _ENGINES.take(db, tournament_id, table, stored.version)
     if engine is None:
         engine = DraftEngine.from_json(live_draft_repo.state_of(tx, tournament_id, table))
-    before, count = _mark(engine), len(engine.log)
+    before, count = _mark(engine), engine.log_size
     now = seconds_of(at)
     engine.advance(now)
     act(engine, now)
-    new = engine.log[count:]
+    new = engine.log_since(count)
     if not new and not changes and _mark(engine) == before:
         return Applied(stored, engine, stored.version, saved=False)
     version = live_draft_repo.save_state(
