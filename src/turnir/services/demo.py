@@ -126,6 +126,9 @@ def seed_accounts(db: Database, tid: int, hasher: PasswordHasher) -> list[DemoLo
     from turnir.services.demo_decks import seed_constructed_demo  # issue 13: after the logins
 
     seed_constructed_demo(db, tid)
+    from turnir.services.demo_live_draft import seed_live_draft_demo  # issue 14: online, live
+
+    seed_live_draft_demo(db, tid)
     return logins
 
 
