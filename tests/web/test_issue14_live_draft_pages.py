@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from tests.services.builders import ORGANIZER
 from tests.web.conftest import Clients, add_account, csrf_of
+from turnir.domain.draft.boosters import DraftCard
 from turnir.domain.draft.plan import DraftProfile, make_plan
 from turnir.domain.model import TournamentFormat
 from turnir.formats.players_csv import PlayerLine
@@ -25,6 +26,7 @@ from turnir.services.live_draft import draft_pool, pick_log
 from turnir.services.players import list_players, register_players
 from turnir.services.tournaments import create_tournament
 from turnir.storage.database import Database
+from turnir.web.live_draft_pages import pool_groups
 
 RU = {"accept-language": "ru"}
 HX = {**RU, "hx-request": "true"}
@@ -147,3 +149,11 @@ def test_issue14_site_organizers_keep_booster_templates_checked_against_the_cata
     start(clients, tid, chosen)
     page = clients.as_("p1").get(f"/t/{tid}/draft/pick", headers=RU).text
     assert len(CARD.findall(page)) == 7
+
+
+def test_issue14_the_pool_is_shown_by_rarity_rarest_first() -> None:
+    cards = [DraftCard("a", "A", "E", "частая"), DraftCard("b", "B", "E", "ультраредкая"),
+             DraftCard("c", "C", "E", "редкая"), DraftCard("d", "D", "E", "промо"),
+             DraftCard("e", "E", "E", "частая")]
+    assert [(g.rarity, [c.uid for c in g.cards]) for g in pool_groups(cards)] == [
+        ("ультраредкая", ["b"]), ("редкая", ["c"]), ("частая", ["a", "e"]), ("промо", ["d"])]

@@ -93,7 +93,7 @@ def pool_groups(pool: Sequence[DraftCard]) -> tuple[PoolGroup, ...]:
     """The pool by rarity (``RARITY_ORDER``, rarest first; an unknown rarity last), each
     group in the order picked."""
     order = {rarity: i for i, rarity in enumerate(RARITY_ORDER)}
-    rarities = sorted({c.rarity for c in pool}, key=lambda r: (-order.get(r, -1), r))
+    rarities = sorted({c.rarity for c in pool}, key=lambda r: (order.get(r, len(order)), r))
     return tuple(PoolGroup(r, tuple(c for c in pool if c.rarity == r)) for r in rarities)
 
 
