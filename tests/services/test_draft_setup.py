@@ -27,9 +27,9 @@ from turnir.services.draft_setup import (
 )
 from turnir.services.judges import add_judge
 from turnir.services.queries import audit_log
-from turnir.services.tournaments import find_tournament
 from turnir.services.rating_terms import tournament_rating_terms
 from turnir.services.rounds import start_round
+from turnir.services.tournaments import find_tournament
 from turnir.storage.database import Database
 from turnir.storage.mappers import load_tournament
 
@@ -140,3 +140,18 @@ def test_seating_needs_a_plan_a_known_method_and_a_draft_tournament(db: Database
     draft = draft_event(db, 3)
     with pytest.raises(UserError, match="at least 4 players"):
         seat_draft(db, draft, actor=DRAFT_ORGANIZER, method="lot")
+
+
+def test_demo_draft_is_33_players_on_4_tables_with_round_2_under_way(db: Database) -> None:
+    from turnir.services.demo_drafts import seed_draft_demo
+
+    tid = seed_draft_demo(db)
+    assert seed_draft_demo(db) == tid  # seeding again creates nothing twice
+    view = draft_seating(db, tid)
+    assert view is not None and [len(t.seats) for t in view.tables] == [9, 8, 8, 8]
+    with reading(db) as tx:
+        t = load_tournament(tx, tid)
+    assert len(t.rounds) == 2 and not t.rounds[-1].finished
+    assert t.swiss_rounds_planned == 4
+    assert all(t.tables[p.a] == t.tables[p.b] for r in t.rounds for p in r.pairings
+               if p.b is not None)

@@ -168,6 +168,9 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", f"{T}/draft/pool"): JUDGES | PLAYERS, ("POST", f"{T}/draft/pool"): JUDGES | PLAYERS,
     ("GET", f"{T}/draft/replacements"): JUDGES | PLAYERS,
     ("POST", f"{T}/draft/replacements"): JUDGES,
+    # the draft's plan and seating (issue 14): everyone sees the seating, the organizer sets it
+    ("GET", f"{T}/draft"): ALL, ("POST", f"{T}/draft/plan"): ORG,
+    ("POST", f"{T}/draft/seat"): ORG,
 }
 """Who may use each route; a role of the staff (organizer, head judge, floor judge) is a role in
 the tournament of the URL (issue 10 item 1)."""
@@ -213,6 +216,8 @@ FORMS = {
     f"{T}/draft/pick": {"booster": "1", "cards_left": "7", "card": "b1c1"},
     f"{T}/draft/live/drop": {"number": "1"},
     f"{T}/draft/pool": {"number": "1"},
+    f"{T}/draft/plan": {"twelves": "4", "sevens": "0", "profile": "tabletop"},
+    f"{T}/draft/seat": {"method": "lot"},
     f"{T}/draft/replacements": {"number": "1", "booster_round": "1", "old_name": "Карта",
                                 "new_name": "Другая"},
 }

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from argon2 import PasswordHasher
 
 from turnir.demo import CITIES, demo_names, random_result, strengths
-from turnir.domain.model import Player, Settings, StaffRole, Stage
+from turnir.domain.model import Player, Settings, StaffRole, Stage, TournamentFormat
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import AccountRole, create_account, find_account, set_password
 from turnir.services.common import Database, TournamentInfo
@@ -53,8 +53,10 @@ def _play(db: Database, tid: int, view: RoundView, rng: random.Random,
 
 
 def _new_event(db: Database, name: str, players: int, settings: Settings,
-               seed: int) -> tuple[TournamentInfo, dict[int, float], random.Random]:
-    info = create_tournament(db, name=name, actor=ACTOR, settings=settings, seed=seed)
+               seed: int, *, format: TournamentFormat = TournamentFormat.SWISS,
+               ) -> tuple[TournamentInfo, dict[int, float], random.Random]:
+    info = create_tournament(db, name=name, actor=ACTOR, settings=settings, seed=seed,
+                             format=format)
     rng = random.Random(seed)
     names = demo_names(players, rng)
     register_players(db, info.id, [PlayerLine(n, rng.choice(CITIES)) for n in names],
@@ -126,6 +128,9 @@ def seed_accounts(db: Database, tid: int, hasher: PasswordHasher) -> list[DemoLo
     from turnir.services.demo_decks import seed_constructed_demo  # issue 13: after the logins
 
     seed_constructed_demo(db, tid)
+    from turnir.services.demo_drafts import seed_draft_demo  # issue 14: a tabletop draft
+
+    seed_draft_demo(db)
     from turnir.services.demo_live_draft import seed_live_draft_demo  # issue 14: online, live
 
     seed_live_draft_demo(db, tid)

@@ -36,6 +36,7 @@ from turnir.web import (
     decks_api,
     draft_api,
     draft_deck_pages,
+    draft_pages,
     errors,
     exports,
     form_once,
@@ -131,7 +132,8 @@ def create_app(settings: WebSettings, *, db: Database,
                format_pages.router, format_pages.api_router,
                self_entry_pages.router, self_entry_pages.api_router,  # issue 13: self-entry
                live_draft_pages.router, draft_api.router,  # issue 14: the live draft's pages
-               draft_deck_pages.router]  # issue 14: pool decks and card replacements (D-6, D-7)
+               draft_deck_pages.router,  # issue 14: pool decks and card replacements (D-6, D-7)
+               draft_pages.router]  # issue 14: the draft's plan and seating
     for router in routers:
         app.include_router(router)
     app.state.routers = routers

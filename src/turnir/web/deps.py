@@ -265,18 +265,30 @@ def page_context(request: Request, visitor: Visitor, settings: WebSettings) -> d
             "form_token": new_token, "form_token_field": FORM_TOKEN_FIELD}
 
 
+def _tab_info(request: Request, tid: int) -> TournamentInfo | None:
+    """Tournament ``tid`` for its tab bar, read once per request (``None``: no such one)."""
+    known: dict[int, TournamentInfo | None] | None = getattr(request.state, "tab_info", None)
+    if known is None:
+        known = request.state.tab_info = {}
+    if tid not in known:
+        try:
+            known[tid] = find_tournament(get_state(request).db, tid)
+        except NotFoundError:
+            known[tid] = None
+    return known[tid]
+
+
 def has_top(request: Request, tid: int) -> bool:
     """Whether tournament ``tid`` has a top (its tab bar shows «ТОП»), read once per request
     for the pages whose route does not say (issue 12 QA: the tabs changed from page to page)."""
-    known: dict[int, bool] | None = getattr(request.state, "has_top", None)
-    if known is None:
-        known = request.state.has_top = {}
-    if tid not in known:
-        try:
-            known[tid] = bool(find_tournament(get_state(request).db, tid).settings.top_size)
-        except NotFoundError:
-            known[tid] = False
-    return known[tid]
+    info = _tab_info(request, tid)
+    return info is not None and bool(info.settings.top_size)
+
+
+def is_draft(request: Request, tid: int) -> bool:
+    """Whether tournament ``tid`` is a draft (its tab bar shows «Драфт», issue 14)."""
+    info = _tab_info(request, tid)
+    return info is not None and info.format == "draft"
 
 
 def has_decks(request: Request, tid: int) -> bool:
@@ -315,6 +327,8 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
         ctx["staff"] = staff_of(request, int(ctx["tid"]))  # the tabs show staff their pages
     if ctx.get("tid") and "has_top" not in ctx and not ctx["htmx"]:
         ctx["has_top"] = has_top(request, int(ctx["tid"]))  # the same tabs on every page
+    if ctx.get("tid") and "is_draft" not in ctx and not ctx["htmx"]:
+        ctx["is_draft"] = is_draft(request, int(ctx["tid"]))  # the tab «Драфт»
     if ctx.get("tid") and "has_decks" not in ctx and not ctx["htmx"]:
         ctx["has_decks"] = has_decks(request, int(ctx["tid"]))
     if ctx.get("has_decks") and "entered" not in ctx and not ctx["htmx"]:

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from turnir.domain.draft.tables import table_places
 from turnir.domain.standings import TieBreak
 from turnir.services import pages
 from turnir.services.common import Database, Status
@@ -185,7 +186,8 @@ def standings(request: Request, state: StateDep, visitor: VisitorDep, tid: Tourn
         return view.info.name, "standings_part.html", dict(
             info=view.info, rows=rows, players={p.id: p for p in view.tournament.players},
             page=page, pages=pages_count, tiebreaks=list(TieBreak),
-            swiss_played=len(view.tournament.swiss_rounds))
+            swiss_played=len(view.tournament.swiss_rounds),
+            draft=table_places(view.tournament, view.standings))  # T-8: {} without tables
 
     return cached(request, state, visitor, tid, "standings", (page,), make)
 

@@ -229,3 +229,17 @@ def top_qualifiers(t: Tournament) -> list[PlayerId]:
     place = {pid: i for i, pid in enumerate(merge_standings(per_table).order())}
     fixed = sorted(numbers, key=lambda table: place[chosen[table][0]])
     return [chosen[table][rank] for rank in range(each) for table in fixed]
+
+
+def table_places(t: Tournament, merged: Standings) -> dict[PlayerId, tuple[int, int]]:
+    """Each ranked player's draft table and place at it, read off the merged standings (the
+    merged order keeps every table's order, so the n-th of a table there is its n-th)."""
+    tables = effective_tables(t)
+    counted: dict[int, int] = {}
+    places: dict[PlayerId, tuple[int, int]] = {}
+    for pid in merged.order():
+        table = tables.get(pid)
+        if table is not None:
+            counted[table] = counted.get(table, 0) + 1
+            places[pid] = (table, counted[table])
+    return places
