@@ -17,8 +17,16 @@ from turnir.domain.draft.plan import DraftProfile, make_plan
 from turnir.domain.model import Settings, StaffRole, TournamentFormat
 from turnir.errors import ConflictError, ForbiddenError, UserError
 from turnir.formats.players_csv import PlayerLine
-from turnir.services.accounts import AccountInfo, AccountRole, create_account, make_hasher
+from turnir.services.accounts import (
+    AccountInfo,
+    AccountRole,
+    create_account,
+    find_account,
+    make_hasher,
+)
 from turnir.services.cards import card_catalogue, load_sample_cards
+from turnir.services.demo import seed_accounts, seed_tournaments
+from turnir.services.demo_live_draft import DEMO_LIVE_DRAFT
 from turnir.services.draft_setup import seat_draft, set_draft_plan
 from turnir.services.judges import add_judge
 from turnir.services.live_draft import (
@@ -30,12 +38,13 @@ from turnir.services.live_draft import (
     pick_card,
     pick_log,
     player_draft,
+    resume_draft,
     start_live_draft,
     table_draft,
 )
 from turnir.services.players import register_players
 from turnir.services.queries import audit_log
-from turnir.services.tournaments import create_tournament
+from turnir.services.tournaments import create_tournament, list_tournaments
 from turnir.storage.database import Database
 
 T0 = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
@@ -228,3 +237,34 @@ def test_before_the_start_a_seated_player_waits(db: Database) -> None:
     with pytest.raises(UserError):
         pick_card(db, tid, account_id=accounts[1].id, booster=1, cards_left=7, card="b1c01",
                   now=T0)
+
+
+def test_d8_an_away_player_is_picked_for_until_they_say_they_are_back(db: Database) -> None:
+    tid, accounts = _started(db)
+    at = T0
+    for _ in range(2):  # no one picks: every seat times out (away after two, the default)
+        at += timedelta(seconds=PICK_S)
+        advance_drafts(db, now=at)
+    view = _view(db, tid, accounts[1], at)
+    assert view.away and view.booster is None
+    back = resume_draft(db, tid, account_id=accounts[1].id, now=at)
+    assert not back.away
+    at += timedelta(seconds=REVIEW_S + 1)
+    advance_drafts(db, now=at)  # booster 2 opens; the others, still away, pass at once
+    later = _view(db, tid, accounts[1], at)
+    assert later.status == "picking" and not later.away
+
+
+def test_the_demo_seats_player1_in_a_live_draft_they_can_pick_in(db: Database) -> None:
+    running = seed_tournaments(db)
+    seed_accounts(db, running, make_hasher(fast=True))
+    seed_accounts(db, running, make_hasher(fast=True))  # seeding again creates nothing twice
+    drafts = [t.id for t in list_tournaments(db) if t.name == DEMO_LIVE_DRAFT]
+    assert len(drafts) == 1
+    account = find_account(db, "player1")
+    assert account is not None
+    view = player_draft(db, drafts[0], account_id=account.id)
+    assert view is not None and view.status == "picking" and view.booster is not None
+    picked = pick_card(db, drafts[0], account_id=account.id, booster=view.booster,
+                       cards_left=view.cards_left, card=view.cards[0].uid)
+    assert picked.pool == view.cards[:1]

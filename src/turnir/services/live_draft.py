@@ -106,6 +106,10 @@ class PlayerDraftView:
     review_until: datetime | None
     version: int
     """The table's state version (0 before the start)."""
+    away: bool = False
+    """Timed out ``plan.away_after`` times in a row: picked for at once until the player says
+    they are back (:func:`resume_draft`)."""
+    dropped: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,6 +303,17 @@ def _seat_of(tx: Tx, tournament_id: int,
     return None
 
 
+def _my_seat(tx: Tx, tournament_id: int, account_id: int) -> tuple[int, int]:
+    """(table, entry number) of the account's player in the started live draft."""
+    numbers = _own_numbers(tx, tournament_id, account_id)
+    _refuse_outsider(tx, tournament_id, account_id, numbers, staff=False)
+    seat = _seat_of(tx, tournament_id, numbers)
+    if seat is None or not seat[2]:
+        raise NotFoundError("you have no seat in a live draft of tournament #{tournament}",
+                            code="not_seated", tournament=tournament_id)
+    return seat[0], seat[1]
+
+
 def pick_card(db: Database, tournament_id: int, *, account_id: int, booster: int,
               cards_left: int, card: str, now: datetime | None = None) -> PlayerDraftView:
     """The account's player picks ``card`` from ``booster`` as it was with ``cards_left``
@@ -306,13 +321,7 @@ def pick_card(db: Database, tournament_id: int, *, account_id: int, booster: int
     refusal = Refusal()
     with changing(db, None, f"account #{account_id}") as change:
         tx, at = change.conn, now or change.at
-        numbers = _own_numbers(tx, tournament_id, account_id)
-        _refuse_outsider(tx, tournament_id, account_id, numbers, staff=False)
-        seat = _seat_of(tx, tournament_id, numbers)
-        if seat is None or not seat[2]:
-            raise NotFoundError("you have no seat in a live draft of tournament "
-                                "#{tournament}", code="not_seated", tournament=tournament_id)
-        table, number, _ = seat
+        table, number = _my_seat(tx, tournament_id, account_id)
 
         def act(engine: DraftEngine, seconds: float) -> object:
             return engine.pick(number, booster=booster, cards_left=cards_left, card=card,
@@ -322,6 +331,21 @@ def pick_card(db: Database, tournament_id: int, *, account_id: int, booster: int
         view = _player_view(tx, applied.stored, applied.engine, number, applied.version, at)
     applied.keep(db)
     refusal.raise_if_any()
+    return view
+
+
+def resume_draft(db: Database, tournament_id: int, *, account_id: int,
+                 now: datetime | None = None) -> PlayerDraftView:
+    """The account's player is back after being away (the page's «Я здесь»): the next booster
+    reaching them waits for their pick again. Never for a dropped player."""
+    with changing(db, None, f"account #{account_id}") as change:
+        tx, at = change.conn, now or change.at
+        table, number = _my_seat(tx, tournament_id, account_id)
+        applied = apply_change(db, tx, tournament_id, table, at,
+                               lambda engine, seconds: engine.resume(number, seconds),
+                               changes=True)
+        view = _player_view(tx, applied.stored, applied.engine, number, applied.version, at)
+    applied.keep(db)
     return view
 
 
@@ -406,7 +430,8 @@ def _player_view(tx: Tx, stored: StoredDraft, engine: DraftEngine, number: int, 
         cards=tuple(seat.cards), cards_left=seat.cards_left, deadline=time_of(seat.deadline),
         seconds_left=left, pool=tuple(seat.pool), queue=seat.queue,
         waiting_on=tuple(names.get(p, str(p)) for p in table.waiting_on),
-        direction=direction, review_until=time_of(seat.review_until), version=version)
+        direction=direction, review_until=time_of(seat.review_until), version=version,
+        away=seat.away, dropped=seat.dropped)
 
 
 def _waiting_start(tx: Tx, tournament_id: int, table: int, number: int) -> PlayerDraftView:
