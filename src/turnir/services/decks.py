@@ -104,6 +104,9 @@ class DeckView:
     """The last change was a judge's after the lock (``deck.judge_change``): the player's page
     says so, with ``updated_by``, ``updated_at`` and the judge's ``reason``."""
     reason: str = ""
+    from_pool: bool = False
+    """A live draft's deck (issue 14): built from the player's pool on the draft pool page
+    (``services.draft_decks``), never typed here."""
 
     @property
     def problems(self) -> tuple[DeckProblem, ...]:
@@ -369,8 +372,10 @@ def deck_view(db: Database, tournament_id: int, number: int | str, *,
         locked = decks_locked(tx, tournament_id)
         stored = decks_repo.deck_row(tx, tournament_id, entry.number)
         judged = _judged(tx, tournament_id, entry.number) if stored is not None else (False, "")
-    return _view(tournament_id, entry, stored, context, catalogue, locked=locked, staff=staff,
+        pool = context.draft is not None and bool(live_draft_repo.drafts_of(tx, tournament_id))
+    view = _view(tournament_id, entry, stored, context, catalogue, locked=locked, staff=staff,
                  finished=row["status"] == Status.FINISHED, judged=judged)
+    return replace(view, from_pool=True, can_change=False) if pool else view
 
 
 def list_decks(db: Database, tournament_id: int, *,
