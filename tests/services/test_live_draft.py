@@ -4,6 +4,7 @@ injected clock, drops, the ticker, roles — on both databases (the ``db`` fixtu
 from __future__ import annotations
 
 import random
+import threading
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
@@ -268,3 +269,48 @@ def test_the_demo_seats_player1_in_a_live_draft_they_can_pick_in(db: Database) -
     picked = pick_card(db, drafts[0], account_id=account.id, booster=view.booster,
                        cards_left=view.cards_left, card=view.cards[0].uid)
     assert picked.pool == view.cards[:1]
+
+
+def test_d4_the_same_pick_sent_at_once_from_four_connections_is_applied_once(
+        db: Database) -> None:
+    tid, accounts = _started(db)
+    view = _view(db, tid, accounts[1], T0)
+    assert view.booster is not None
+    args = {"booster": view.booster, "cards_left": view.cards_left, "card": view.cards[0].uid}
+    outcomes: list[str] = []
+
+    def send() -> None:
+        try:
+            pick_card(db, tid, account_id=accounts[1].id, now=T0 + timedelta(seconds=1), **args)
+            outcomes.append("picked")
+        except PickRefused:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["picked", "refused", "refused", "refused"]
+    assert [p.player_number for p in pick_log(db, tid, account_id=None)] == [1]
+
+
+def test_a_second_worker_sees_the_other_workers_picks(db: Database) -> None:
+    """Two processes (two ``Database`` objects) pick at one table in turns: each keeps its own
+    engine, and a version changed by the other makes it read the state again."""
+    tid, accounts = _started(db)
+    other = Database.open(db.engine.url.render_as_string(hide_password=False), migrate=False)
+    try:
+        for turn in range(16):  # every player picks twice, the workers taking turns
+            worker, number = (db, other)[turn % 2], turn % 8 + 1
+            view = _view(worker, tid, accounts[number], T0)
+            assert view.booster is not None
+            pick_card(worker, tid, account_id=accounts[number].id, booster=view.booster,
+                      cards_left=view.cards_left, card=view.cards[-1].uid, now=T0)
+        log = pick_log(other, tid, account_id=None)
+        assert [p.number for p in log] == list(range(1, 17))
+        assert Counter(p.player_number for p in log) == {n: 2 for n in range(1, 9)}
+        assert _view(db, tid, accounts[1], T0).pool == _view(other, tid, accounts[1], T0).pool
+        assert len(draft_pool(other, tid, 1, account_id=None)) == 2
+    finally:
+        other.close()
