@@ -94,7 +94,11 @@ def drive(players: list[ApiPlayer], tid: int, stop: threading.Event) -> None:
     """The API players in turn, until each is done, gone, or the test stops."""
     while not stop.is_set() and not all(
             p.done or (p.leave_after is not None and p.picks >= p.leave_after) for p in players):
-        picked = sum(p.step(tid) for p in players)
+        try:
+            picked = sum(p.step(tid) for p in players)
+        except httpx.HTTPError as error:  # reported by the test, not lost with the thread
+            players[0].errors.append(repr(error))
+            return
         if not picked:
             stop.wait(0.2)
 
