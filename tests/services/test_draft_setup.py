@@ -5,6 +5,7 @@ that the stored seating makes the tournament pair inside each table (T-8)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -155,3 +156,26 @@ def test_demo_draft_is_33_players_on_4_tables_with_round_2_under_way(db: Databas
     assert t.swiss_rounds_planned == 4
     assert all(t.tables[p.a] == t.tables[p.b] for r in t.rounds for p in r.pairings
                if p.b is not None)
+
+
+def test_t8_an_exported_draft_keeps_its_tables_and_imports_as_a_draft(db: Database) -> None:
+    from turnir.formats.tournament_file import dump_tournament, parse_tournament
+    from turnir.services.transfer import export_tournament, import_tournament
+
+    tid = draft_event(db, 16)
+    seat_draft(db, tid, actor=DRAFT_ORGANIZER, method="lot", tables=2)
+    play_round(db, tid, "2-0")
+    text = export_tournament(db, tid)
+    with reading(db) as tx:
+        original = load_tournament(tx, tid)
+    parsed = parse_tournament(text)
+    assert parsed.tables == original.tables and len(set(parsed.tables.values())) == 2
+    assert dump_tournament(parsed) == text
+    info = import_tournament(db, text, actor=DRAFT_ORGANIZER, name="Копия драфта")
+    assert info.format.value == "draft"
+    with reading(db) as tx:
+        copy = load_tournament(tx, info.id)
+    assert copy.tables == original.tables
+    assert copy.standings().order() == original.standings().order()
+    # a tournament without draft tables writes no "tables" key (files as before issue 14)
+    assert '"tables"' not in dump_tournament(replace(original, tables={}))

@@ -57,6 +57,7 @@ RoundNumber = Annotated[int, Field(ge=1, le=MAX_ROUNDS)]
 PlayerNumber = Annotated[int, Field(ge=1, le=MAX_PLAYER_NUMBER)]
 Games = Annotated[int, Field(ge=0, le=5)]
 PenaltyCount = Annotated[int, Field(ge=0, le=MAX_PENALTY_COUNT)]
+DraftTable = Annotated[int, Field(ge=1, le=MAX_PLAYERS)]
 
 
 class _Model(BaseModel):
@@ -145,6 +146,9 @@ class TournamentFile(_Model):
                                       description="round numbers undone, in order")
     penalties: dict[str, PenaltyModel] = Field(default_factory=dict, max_length=MAX_PLAYERS,
                                               description="penalty counts by player id (T-6)")
+    tables: dict[str, DraftTable] = Field(
+        default_factory=dict, max_length=MAX_PLAYERS,
+        description="a draft's table by player id (T-8); absent: no draft tables")
 
 
 # ----- conversion ----------------------------------------------------------------------------
@@ -193,11 +197,23 @@ def to_domain(doc: TournamentFile) -> Tournament:
             raise UserError("penalties: {key!r} is not a player number", code="bad_file",
                             key=key[:20])
         penalties[int(key)] = PenaltyCounts(**value.model_dump())
+    tables = _draft_tables(doc.tables, {p.id for p in players})
     name = clean_name(doc.name, field="tournament's name", max_len=NAME_LEN)
     return Tournament(
         name=name, settings=settings, seed=doc.seed, players=players, rounds=rounds,
-        undone=tuple(doc.undone), penalties=penalties,
+        undone=tuple(doc.undone), penalties=penalties, tables=tables,
     )
+
+
+def _draft_tables(given: dict[str, int], ids: set[int]) -> dict[int, int]:
+    """The draft tables by player number; every key a player of the file (T-8)."""
+    tables = {}
+    for key, table in given.items():
+        if not (key.isascii() and key.isdigit() and len(key) <= 10) or int(key) not in ids:
+            raise UserError("tables: {key!r} is not a player number", code="bad_file",
+                            key=key[:20])
+        tables[int(key)] = table
+    return tables
 
 
 def from_domain(t: Tournament) -> TournamentFile:
@@ -238,6 +254,7 @@ def from_domain(t: Tournament) -> TournamentFile:
             str(pid): PenaltyModel(**vars_of(c)) for pid, c in sorted(t.penalties.items())
             if c != PenaltyCounts()
         },
+        tables={str(pid): table for pid, table in sorted(t.tables.items())},
     )
 
 
@@ -290,6 +307,8 @@ def parse_tournament(text: str, *, source: str = "the file") -> Tournament:
 def dump_tournament(t: Tournament) -> str:
     """The tournament as JSON text (stable key order, UTF-8, two-space indent)."""
     data = from_domain(t).model_dump(mode="json")
+    if not data["tables"]:
+        del data["tables"]  # a tournament without draft tables: the file as before issue 14
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 

@@ -13,6 +13,7 @@ import hashlib
 import io
 from collections.abc import Callable
 
+from turnir.domain.draft.tables import seats_of
 from turnir.domain.model import RulesLevel, Status, TournamentFormat
 from turnir.domain.text import NAME_LEN, clean_name
 from turnir.domain.tournament import Tournament
@@ -21,7 +22,7 @@ from turnir.formats.tournament_file import dump_tournament, parse_tournament
 from turnir.services.audit_replay import imported_lines
 from turnir.services.common import TournamentInfo, changing, reading, tournament_info
 from turnir.services.tournaments import check_seed
-from turnir.storage import tournaments_repo
+from turnir.storage import draft_seats_repo, tournaments_repo
 from turnir.storage.database import Database
 from turnir.storage.mappers import (
     Progress,
@@ -49,7 +50,7 @@ def import_tournament(
             raise UserError("the tournament needs a name", code="bad_name")
         t = Tournament(name=cleaned, settings=t.settings, seed=t.seed,
                        players=t.players, rounds=t.rounds, undone=t.undone,
-                       penalties=t.penalties)
+                       penalties=t.penalties, tables=t.tables)
     check_seed(t.seed)
     total = len(t.players) + sum(len(r.pairings) for r in t.rounds)
 
@@ -60,7 +61,8 @@ def import_tournament(
     with changing(db, None, actor) as change:
         conn = change.conn
         tid = tournaments_repo.insert_tournament(
-            conn, name=t.name, format=TournamentFormat.SWISS, rules_level=RulesLevel.AMATEUR,
+            conn, name=t.name, rules_level=RulesLevel.AMATEUR,
+            format=TournamentFormat.DRAFT if t.tables else TournamentFormat.SWISS,
             settings=t.settings, seed=t.seed,
             status=Status.RUNNING if t.rounds else Status.REGISTRATION, undone=t.undone,
             at=change.at, actor=change.actor)
@@ -70,6 +72,7 @@ def import_tournament(
         done = len(t.players)
         report(done)
         insert_penalties(conn, tid, t.penalties)
+        draft_seats_repo.replace_seats(conn, tid, seats_of(t.tables))  # T-8: a draft's tables
         for rnd in t.rounds:
             insert_round(conn, tid, rnd, at=change.at, actor=change.actor,
                          progress=_offset(report, done))
@@ -101,7 +104,8 @@ def load_for_export(db: Database, tournament_id: int,
         round_list = load_rounds(conn, tournament_id)
         if progress is not None:
             progress(2, 3)
-        t = tournament_from_parts(row, players, round_list, load_penalties(conn, tournament_id))
+        t = tournament_from_parts(row, players, round_list, load_penalties(conn, tournament_id),
+                                  draft_seats_repo.draft_tables(conn, tournament_id))
     return t
 
 

@@ -243,3 +243,14 @@ def table_places(t: Tournament, merged: Standings) -> dict[PlayerId, tuple[int, 
             counted[table] = counted.get(table, 0) + 1
             places[pid] = (table, counted[table])
     return places
+
+
+def seats_of(tables: Mapping[PlayerId, int]) -> dict[PlayerId, tuple[int, int]]:
+    """Seats for draft tables known without their seats (a tournament file keeps only the
+    tables): at each table the players by number take seats 1, 2, …"""
+    seats: dict[PlayerId, tuple[int, int]] = {}
+    taken: dict[int, int] = {}
+    for pid in sorted(tables):
+        taken[tables[pid]] = taken.get(tables[pid], 0) + 1
+        seats[pid] = (tables[pid], taken[tables[pid]])
+    return seats
