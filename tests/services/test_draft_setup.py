@@ -11,11 +11,11 @@ import pytest
 
 from tests.services.builders import play_round, snapshot
 from tests.services.draft_builders import DRAFT_ORGANIZER, draft_event
+from tests.services.test_decks import staff_account as account
 from turnir.domain.draft.plan import DraftProfile, make_plan
 from turnir.domain.draft.seating import seat_by_lot
 from turnir.domain.model import RulesLevel, StaffRole
 from turnir.errors import ConflictError, ForbiddenError, UserError
-from turnir.services.accounts import AccountRole, create_account, make_hasher
 from turnir.services.common import reading
 from turnir.services.draft_setup import (
     draft_page,
@@ -26,21 +26,12 @@ from turnir.services.draft_setup import (
     seating_in,
     set_draft_plan,
 )
-from turnir.services.judges import add_judge
 from turnir.services.queries import audit_log
 from turnir.services.rating_terms import tournament_rating_terms
 from turnir.services.rounds import start_round
 from turnir.services.tournaments import find_tournament
 from turnir.storage.database import Database
 from turnir.storage.mappers import load_tournament
-
-
-def account(db: Database, tid: int, login: str, role: StaffRole) -> int:
-    made = create_account(db, login=login, name=login.title(), password="x" * 10,
-                          role=AccountRole(role.value), actor=DRAFT_ORGANIZER,
-                          hasher=make_hasher(fast=True))
-    add_judge(db, tid, role=role, login=login, actor=DRAFT_ORGANIZER)
-    return made.id
 
 
 def test_d1_r5_plan_sets_the_rating_boosters_and_amateur_level(db: Database) -> None:

@@ -157,17 +157,25 @@ def _refuse_not_draft(row: Mapping[Any, Any]) -> None:
                             "first", code="not_draft")
 
 
+def _organizer_row(tx: Tx, tournament_id: int, account_id: int | None,
+                   what: Term) -> Mapping[Any, Any]:
+    """The tournament's row, once its organizer may change its draft (``what``) now: a draft,
+    not finished, the live draft not started."""
+    row = tournament_row(tx, tournament_id)
+    check_staff(tx, tournament_id, account_id, ORGANIZER_ONLY, what=what)
+    refuse_when_finished(row)
+    _refuse_not_draft(row)
+    _refuse_after_live_start(tx, tournament_id, what)
+    return row
+
+
 def set_draft_plan(db: Database, tournament_id: int, *, actor: str,
                    account_id: int | None = None, plan: DraftPlan) -> DraftPlan:
     """Set the tournament's draft plan (organizer only, until the live draft starts); the
     rating terms' boosters become the plan's (R-5) and a 1-2 booster draft is Amateur (D-1)."""
     with changing(db, tournament_id, actor) as change:
         tx = change.conn
-        row = tournament_row(tx, tournament_id)
-        check_staff(tx, tournament_id, account_id, ORGANIZER_ONLY, what=SET_PLAN)
-        refuse_when_finished(row)
-        _refuse_not_draft(row)
-        _refuse_after_live_start(tx, tournament_id, SET_PLAN)
+        row = _organizer_row(tx, tournament_id, account_id, SET_PLAN)
         before = draft_seats_repo.plan_row(tx, tournament_id)
         draft_seats_repo.save_plan(tx, tournament_id, plan.to_json(), at=change.at,
                                    by=change.actor, before=before)
@@ -197,11 +205,7 @@ def seat_draft(db: Database, tournament_id: int, *, actor: str, account_id: int 
                         code="bad_seating", method=method[:20])
     with changing(db, tournament_id, actor) as change:
         tx = change.conn
-        row = tournament_row(tx, tournament_id)
-        check_staff(tx, tournament_id, account_id, ORGANIZER_ONLY, what=SEAT)
-        refuse_when_finished(row)
-        _refuse_not_draft(row)
-        _refuse_after_live_start(tx, tournament_id, SEAT)
+        row = _organizer_row(tx, tournament_id, account_id, SEAT)
         stored = draft_seats_repo.plan_row(tx, tournament_id)
         if stored is None:
             raise ConflictError("set the draft plan before seating the players",
