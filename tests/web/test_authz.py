@@ -155,7 +155,8 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     # organizer starts it, the head judge drops; the log for the staff (players: after it);
     # booster templates for site organizers
     ("GET", f"{T}/draft/pick"): PLAYERS, ("GET", f"{T}/draft/pick/state"): PLAYERS,
-    ("POST", f"{T}/draft/pick"): PLAYERS, ("GET", f"{T}/draft/live"): JUDGES,
+    ("POST", f"{T}/draft/pick"): PLAYERS, ("POST", f"{T}/draft/pick/resume"): PLAYERS,
+    ("GET", f"{T}/draft/live"): JUDGES,
     ("POST", f"{T}/draft/live/start"): ORG, ("POST", f"{T}/draft/live/drop"): HEAD,
     ("GET", f"{T}/draft/log"): JUDGES | PLAYERS,
     ("GET", "/booster-templates"): ORG, ("POST", "/booster-templates"): ORG,

@@ -9,6 +9,7 @@ against the catalogue."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 from fastapi.testclient import TestClient
 
@@ -18,11 +19,17 @@ from turnir.domain.draft.boosters import DraftCard
 from turnir.domain.draft.plan import DraftProfile, make_plan
 from turnir.domain.model import TournamentFormat
 from turnir.formats.players_csv import PlayerLine
-from turnir.services.accounts import AccountRole
+from turnir.services.accounts import AccountRole, find_account
 from turnir.services.cards import load_sample_cards
 from turnir.services.draft_setup import seat_draft, set_draft_plan
 from turnir.services.judges import JudgeRole, add_judge
-from turnir.services.live_draft import draft_pool, pick_log
+from turnir.services.live_draft import (
+    draft_pool,
+    pick_card,
+    pick_log,
+    player_draft,
+    start_live_draft,
+)
 from turnir.services.players import list_players, register_players
 from turnir.services.tournaments import create_tournament
 from turnir.storage.database import Database
@@ -157,3 +164,29 @@ def test_issue14_the_pool_is_shown_by_rarity_rarest_first() -> None:
              DraftCard("e", "E", "E", "частая")]
     assert [(g.rarity, [c.uid for c in g.cards]) for g in pool_groups(cards)] == [
         ("ультраредкая", ["b"]), ("редкая", ["c"]), ("частая", ["a", "e"]), ("промо", ["d"])]
+
+
+def test_issue14_an_away_player_comes_back_with_one_tap(web_db: Database,
+                                                        clients: Clients) -> None:
+    """A player whose timer ran out (``away_after`` = 1 here) is picked for at once; the page
+    says so and «Я здесь» makes the next booster wait for their own pick again."""
+    tid = draft_event(web_db)
+    plan = make_plan(twelves=0, sevens=3, profile=DraftProfile.ONLINE, pick_seconds=300,
+                     pick_seconds_per_card=0, away_after=1)
+    set_draft_plan(web_db, tid, actor=ORGANIZER, account_id=None, plan=plan)
+    began = datetime.now(UTC) - timedelta(seconds=301)  # p1's first timer ran out a second ago
+    start_live_draft(web_db, tid, actor=ORGANIZER, account_id=None, now=began)
+    for p in list_players(web_db, tid)[1:]:  # the others picked in time
+        account = find_account(web_db, f"p{p.number}")
+        assert account is not None
+        view = player_draft(web_db, tid, account_id=account.id, now=began)
+        assert view is not None and view.booster is not None
+        pick_card(web_db, tid, account_id=account.id, booster=view.booster,
+                  cards_left=view.cards_left, card=view.cards[0].uid,
+                  now=began + timedelta(seconds=100))
+    player = clients.as_("p1")
+    page = player.get(f"/t/{tid}/draft/pick", headers=RU).text
+    assert "отмечены как отошедший" in page and 'id="i-am-back"' in page
+    back = post(player, f"/t/{tid}/draft/pick/resume", {}, **{"hx-request": "true"})
+    assert back.status_code == 200 and 'id="i-am-back"' not in back.text
+    assert "отмечены как отошедший" not in player.get(f"/t/{tid}/draft/pick", headers=RU).text

@@ -175,6 +175,17 @@ def pick(request: Request, state: StateDep, visitor: VisitorDep, tid: Tournament
     return _state(request, state, tid, account_id)
 
 
+@router.post("/t/{tid}/draft/pick/resume")
+def resume(request: Request, state: StateDep, visitor: VisitorDep,
+           tid: TournamentPath) -> Response:
+    """«Я здесь»: an away player (timed out again and again) picks for themselves again."""
+    account_id = _player(request, visitor, tid)
+    live_draft.resume_draft(state.db, tid, account_id=account_id)
+    if not is_htmx(request):
+        return RedirectResponse(f"/t/{tid}/draft/pick", status_code=303)
+    return _state(request, state, tid, account_id)
+
+
 # ----- the staff's view ---------------------------------------------------------------------
 
 @router.get("/t/{tid}/draft/live", response_class=HTMLResponse)
