@@ -177,6 +177,28 @@ def test_d7_judge_replaces_a_card_swapped_in_the_pool(db: Database) -> None:
     assert logged[-1].action == "deck.draft_replacement"
 
 
+def test_d7_a_replaced_card_in_the_saved_deck_is_replaced_there_too(db: Database) -> None:
+    tid = draft_event(db, sevens=4)
+    view = pool_deck(db, tid, 1, account_id=None)
+    cards = [c for g in view.groups for c in g.cards]
+    save_pool_deck(db, tid, 1, actor=ORGANIZER, account_id=None,
+                   uids=[c.uid for c in cards[:20]])
+    old = cards[0]
+    new = next(c for c in card_catalogue(db).cards
+               if c.rarity == old.rarity and c.name != old.name
+               and c.name not in {x.name for x in cards})
+    record_replacement(db, tid, Reported(number=1, booster_round=1, old_name=old.name,
+                                         old_edition=old.edition, new_name=new.name,
+                                         new_edition=new.edition, reason="не тот выпуск"),
+                       actor=ORGANIZER, account_id=None)
+    deck = deck_view(db, tid, 1, account_id=None)
+    assert new.name in {line.name for line in deck.lines} and deck.total == 20
+    assert (deck.judge_change, deck.reason) == (True, "не тот выпуск")
+    after = pool_deck(db, tid, 1, account_id=None)
+    assert (after.chosen, after.valid) == (20, True)
+    assert [c.name for g in after.groups for c in g.cards if c.chosen].count(new.name) == 1
+
+
 def test_d7_tabletop_replacement_needs_the_reported_rarity(db: Database) -> None:
     tid = draft_event(db, twelves=2, profile=DraftProfile.TABLETOP, count=8, live=False)
     new = card_catalogue(db).cards[0]

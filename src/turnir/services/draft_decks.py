@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from turnir.domain.cards import Card, CardCatalogue, card_key
 from turnir.domain.decks import DeckList, DeckProblem
@@ -60,10 +61,10 @@ from turnir.storage import (
     live_draft_repo,
     players_repo,
 )
-from turnir.storage.decks_repo import DeckValues
+from turnir.storage.decks_repo import DeckValues, StoredDeck
 from turnir.storage.draft_replacements_repo import ReplacementValues, StoredReplacement
 from turnir.storage.mappers import tournament_row
-from turnir.storage.repositories import check_version
+from turnir.storage.repositories import Change, check_version
 
 MAX_UIDS = 200
 """The most cards a saved choice may name (a pool has at most 4 × 12)."""
@@ -294,21 +295,51 @@ def save_pool_deck(db: Database, tournament_id: int, number: int | str, *, actor
             raise ConflictError("player #{number} has no complete draft pool yet; the deck is "
                                 "built after the draft", code="no_pool", number=entry.number)
         every = pool_rule(plan, len(pool)).all_cards
-        check = check_pool_deck(plan, pool, [c.uid for c in pool] if every else list(uids))
         before = decks_repo.deck_row(tx, tournament_id, entry.number)
         check_version(tx, tournament_id, "deck", entry.number, Term("the deck"),
                       expected_version, before.version if before else 0)
-        deck = pool_deck_list(check.cards)
-        values = DeckValues(lines=deck.to_json(), source=deck.text(), total=deck.total,
-                            valid=check.ok, at=change.at, by=change.actor)
-        decks_repo.save_deck(tx, tournament_id, entry.number, values, before=before)
-        change.log(tournament_id, "deck.judge_change" if locked else "deck.register", "deck",
-                   entry.number,
-                   None if before is None else {"lines": before.lines, "total": before.total,
-                                                "valid": before.valid},
-                   {"lines": deck.to_json(), "total": deck.total, "valid": check.ok,
-                    "pool": True})
+        _store_deck(change, entry.number, plan, pool,
+                    [c.uid for c in pool] if every else list(uids), before=before,
+                    action="deck.judge_change" if locked else "deck.register")
     return pool_deck(db, tournament_id, entry.number, account_id=account_id)
+
+
+def _store_deck(change: Change, number: int, plan: DraftPlan, pool: Sequence[DraftCard],
+                uids: Sequence[str], *, before: StoredDeck | None, action: str,
+                reason: str = "") -> None:
+    """Store the cards ``uids`` of ``pool`` as entry ``number``'s deck, checked (D-6), and log
+    it; ``before``: the deck's row read in this transaction."""
+    assert change.locked is not None
+    check = check_pool_deck(plan, pool, uids)
+    deck = pool_deck_list(check.cards)
+    values = DeckValues(lines=deck.to_json(), source=deck.text(), total=deck.total,
+                        valid=check.ok, at=change.at, by=change.actor)
+    decks_repo.save_deck(change.conn, change.locked, number, values, before=before)
+    after: dict[str, Any] = {"lines": deck.to_json(), "total": deck.total, "valid": check.ok,
+                             "pool": True}
+    if reason:
+        after["reason"] = reason
+    change.log(change.locked, action, "deck", number,
+               None if before is None else {"lines": before.lines, "total": before.total,
+                                            "valid": before.valid}, after)
+
+
+def _swap_in_saved_deck(change: Change, number: int, plan: DraftPlan, old: DraftCard,
+                        new: Card, reason: str) -> None:
+    """A replaced card that is in the player's saved deck is replaced there too (a judge's
+    change, with the judge's reason)."""
+    assert change.locked is not None
+    before = decks_repo.deck_row(change.conn, change.locked, number)
+    if not old.uid or before is None:
+        return
+    pool, _ = pool_with_replacements(change.conn, change.locked, number)
+    chosen = uids_of(DeckList.from_json(before.lines), pool)
+    if old.uid not in chosen:
+        return
+    given = DraftCard(uid=old.uid, name=new.name, edition=new.edition, rarity=new.rarity)
+    swapped = tuple(given if card.uid == old.uid else card for card in pool)
+    _store_deck(change, number, plan, swapped, chosen, before=before,
+                action="deck.judge_change", reason=reason or "D-7")
 
 
 def save_typed_deck(db: Database, tournament_id: int, number: int | str, *, text: str,
@@ -412,6 +443,7 @@ def record_replacement(db: Database, tournament_id: int, given: Reported, *, act
         seating = seating_in(tx, tournament_id)
         table = seating.table_of(entry.number) if seating and entry.number in \
             seating.mapping else 1
+        _swap_in_saved_deck(change, entry.number, plan, old, new, given.reason)
         values = ReplacementValues(
             number=entry.number, draft_table=table, booster_round=given.booster_round,
             card_uid=old.uid, old_name=old.name, old_edition=old.edition,
