@@ -5,16 +5,21 @@ bodies are bounded (422)."""
 
 from __future__ import annotations
 
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+
 from fastapi.testclient import TestClient
 
-from tests.services.test_live_draft import _draft_event
+from tests.services.test_live_draft import PICK_S, _draft_event
 from tests.services.test_reports import PASSWORD as PLAYER_PASSWORD
 from tests.web.conftest import add_account
 from tests.web.test_issue13_decks_api import bearer
 from turnir.services.accounts import AccountRole
 from turnir.services.judges import JudgeRole, add_judge
-from turnir.services.live_draft import start_live_draft
+from turnir.services.live_draft import pick_log, start_live_draft
 from turnir.storage.database import Database
+from turnir.web.serve import draft_loop
 
 
 def test_a_player_picks_once_and_a_repeated_pick_is_a_409(client: TestClient,
@@ -73,3 +78,22 @@ def test_another_tournaments_people_are_refused_and_bodies_are_bounded(
                       headers=stranger).json()["status"] == "waiting_start"
     assert client.get(f"/api/v1/tournaments/{tid}/draft/log?table=0",
                       headers=me).status_code == 422
+
+
+def test_the_servers_draft_loop_advances_a_table_whose_timer_ran_out(web_db: Database) -> None:
+    tid, _ = _draft_event(web_db)
+    start_live_draft(web_db, tid, actor="Организатор", account_id=None,
+                     now=datetime.now(UTC) - timedelta(seconds=PICK_S + 1))
+    stop = threading.Event()
+    worker = threading.Thread(target=draft_loop, args=(web_db, stop), kwargs={"every_s": 0.05})
+    worker.start()
+    try:
+        for _ in range(200):
+            if pick_log(web_db, tid, account_id=None):
+                break
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        worker.join()
+    log = pick_log(web_db, tid, account_id=None)
+    assert len(log) == 8 and {p.reason for p in log} == {"timeout"}
