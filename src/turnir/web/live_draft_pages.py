@@ -10,7 +10,9 @@
   a 303 back to the page (POST-redirect-GET), with HTMX the new state. A pick the engine
   refuses (the booster moved on, the card was taken, a repeated tap: ``PickRefused``) is never
   applied twice: the page says so in words and shows the current state. A reload or a dropped
-  connection changes nothing: the page is the server's state read again.
+  connection changes nothing: the page is the server's state read again. A player marked away
+  (timed out again and again: picked for at once) comes back with «Я здесь»
+  (``/t/{tid}/draft/pick/resume``).
 - ``/t/{tid}/draft/live``: the staff's view of every table: who holds how many boosters, each
   deadline, away and dropped players, whom the table waits on; the organizer starts the live
   draft here (a booster template for each booster), the head judge and the organizer drop a
