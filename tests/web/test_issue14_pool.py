@@ -97,6 +97,9 @@ def test_judges_see_every_pool_and_save_one_for_a_player(
     tid = draft_event(web_db, sevens=2)
     people(web_db, tid)
     judge = clients.as_("floor")
+    draft = judge.get(f"/t/{tid}/draft", headers=RU).text  # the «Драфт» tab leads here
+    assert 'id="draft-pools-link"' in draft and 'id="draft-replacements-link"' in draft
+    assert 'id="draft-pool-link"' in clients.as_("ivan").get(f"/t/{tid}/draft").text
     listed = judge.get(f"/t/{tid}/draft/pool", headers=RU).text
     assert all(f'href="/t/{tid}/draft/pool?number={n}"' in listed for n in range(1, 7))
     page = judge.get(f"/t/{tid}/draft/pool?number=3", headers=RU).text
