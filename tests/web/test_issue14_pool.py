@@ -64,8 +64,12 @@ def test_d6_a_player_ticks_cards_and_saves_the_deck_without_javascript(
     assert saved.count(" checked") == 21 and "Колода сохранена" in saved
     assert pool_deck(web_db, tid, 1, account_id=None).valid
     # the judges' deck list shows it like a constructed deck
-    judges = clients.as_("floor").get(f"/t/{tid}/decks", headers=RU).text
-    assert 'id="deck-1"' in judges and "21" in judges
+    floor = clients.as_("floor")
+    judges = floor.get(f"/t/{tid}/decks", headers=RU).text
+    assert 'id="deck-1"' in judges and "21" in judges and "Формат: Драфт" in judges
+    first = pool_deck(web_db, tid, 1, account_id=None).groups[0].cards[0].name
+    counted = floor.get(f"/t/{tid}/decks/1/count", headers=RU)
+    assert counted.status_code == 200 and first in counted.text  # the judges' count works
     # the tab «Моя колода» of a live draft leads to the pool: nothing to type there
     deck = ivan.get(f"/t/{tid}/deck", headers=RU).text
     assert "колоду собирают из пула" in deck and f'href="/t/{tid}/draft/pool"' in deck
