@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER
 from tests.web.conftest import PASSWORD, LiveServer, add_account
-from tests.web.pages_check import assert_fits, assert_tap_targets
+from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
 from turnir.domain.draft.plan import DraftProfile, make_plan
 from turnir.domain.model import TournamentFormat
 from turnir.formats.players_csv import PlayerLine
@@ -183,6 +183,7 @@ def test_issue14_eight_players_draft_three_boosters_and_nobody_waits_on_a_discon
             expect(page.locator("button.pick-card").first).to_be_visible()
             assert_fits(page, "the pick page")  # scrollWidth <= the viewport's width
             assert_tap_targets(page, "the pick page")
+        assert_accessible(phone, "the pick page")
         picked: dict[int, list[str]] = {desk_n: [], phone_n: []}
         repeated = False
         while time.monotonic() - started < DEADLINE:
@@ -238,6 +239,9 @@ def test_issue14_eight_players_draft_three_boosters_and_nobody_waits_on_a_discon
     assert paired == sorted(seats)
     desk.goto(f"{live_server.url}/t/{tid}/draft/log")
     expect(desk.locator("#pick-log tbody tr")).to_have_count(PLAYERS * PICKS)
+    assert_accessible(desk, "the pick log")
+    expect(org.locator("#draft-table-1[data-status=done]")).to_be_visible()  # polled
+    assert_accessible(org, "the live draft page")
 
 
 def repeat_a_pick(page: Page, url: str) -> None:
