@@ -328,7 +328,8 @@ def pick_card(db: Database, tournament_id: int, *, account_id: int, booster: int
                                now=seconds)
 
         applied = apply_change(db, tx, tournament_id, table, at, refusal.guard(act), changes=False)
-        view = _player_view(tx, applied.stored, applied.engine, number, applied.version, at)
+        view = _player_view(tx, tournament_id, table, applied.engine, number, applied.version,
+                            at)
     applied.keep(db)
     refusal.raise_if_any()
     return view
@@ -344,7 +345,8 @@ def resume_draft(db: Database, tournament_id: int, *, account_id: int,
         applied = apply_change(db, tx, tournament_id, table, at,
                                lambda engine, seconds: engine.resume(number, seconds),
                                changes=True)
-        view = _player_view(tx, applied.stored, applied.engine, number, applied.version, at)
+        view = _player_view(tx, tournament_id, table, applied.engine, number, applied.version,
+                            at)
     applied.keep(db)
     return view
 
@@ -407,11 +409,11 @@ def _fresh(db: Database, tournament_id: int, table: int, at: datetime) -> None:
 # ----- reading ---------------------------------------------------------------------------
 
 
-def _player_view(tx: Tx, stored: StoredDraft, engine: DraftEngine, number: int, version: int,
-                 at: datetime) -> PlayerDraftView:
-    names = _names(tx, stored.tournament_id, stored.players)
+def _player_view(tx: Tx, tournament_id: int, table: int, engine: DraftEngine, number: int,
+                 version: int, at: datetime) -> PlayerDraftView:
+    names = _names(tx, tournament_id, engine.players)
     seat = engine.seat_view(number)
-    table = engine.table_view()
+    waiting = engine.table_view().waiting_on
     now = seconds_of(at)
     if seat.done:
         status = "done"
@@ -424,12 +426,12 @@ def _player_view(tx: Tx, stored: StoredDraft, engine: DraftEngine, number: int, 
     left = None if seat.deadline is None else max(0, math.ceil(seat.deadline - now))
     direction = engine.plan.direction(max(1, seat.booster_round)).value
     return PlayerDraftView(
-        tournament_id=stored.tournament_id, number=number, name=names.get(number, ""),
-        table=stored.table, seat=stored.players.index(number) + 1, status=status,
+        tournament_id=tournament_id, number=number, name=names.get(number, ""),
+        table=table, seat=engine.players.index(number) + 1, status=status,
         booster=seat.booster, booster_round=seat.booster_round, rounds=seat.rounds,
         cards=tuple(seat.cards), cards_left=seat.cards_left, deadline=time_of(seat.deadline),
         seconds_left=left, pool=tuple(seat.pool), queue=seat.queue,
-        waiting_on=tuple(names.get(p, str(p)) for p in table.waiting_on),
+        waiting_on=tuple(names.get(p, str(p)) for p in waiting),
         direction=direction, review_until=time_of(seat.review_until), version=version,
         away=seat.away, dropped=seat.dropped)
 
@@ -464,14 +466,14 @@ def player_draft(db: Database, tournament_id: int, *, account_id: int | None,
             return _waiting_start(tx, tournament_id, table, number)
         stored = live_draft_repo.draft(tx, tournament_id, table)
         if stored is not None and not _due(stored, at):
-            return _player_view(tx, stored, DraftEngine.from_json(stored.state), number,
-                                stored.version, at)
+            return _player_view(tx, tournament_id, table, DraftEngine.from_json(stored.state),
+                                number, stored.version, at)
     _advance_one(db, tournament_id, table, at)
     with reading(db) as tx:
         stored = live_draft_repo.draft(tx, tournament_id, table)
         assert stored is not None  # a started draft is never deleted
-        return _player_view(tx, stored, DraftEngine.from_json(stored.state), number,
-                            stored.version, at)
+        return _player_view(tx, tournament_id, table, DraftEngine.from_json(stored.state),
+                            number, stored.version, at)
 
 
 def _table_view(stored: StoredDraft, names: Mapping[int, str], at: datetime) -> TableDraftView:

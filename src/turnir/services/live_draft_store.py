@@ -14,7 +14,7 @@ from turnir.domain.draft.engine import DraftEngine, PickEntry, PickRefused
 from turnir.errors import NotFoundError
 from turnir.services.common import Database, Tx
 from turnir.storage import live_draft_repo
-from turnir.storage.live_draft_repo import PickValues, StoredDraft
+from turnir.storage.live_draft_repo import PickValues
 
 # ----- time ------------------------------------------------------------------------------
 
@@ -77,7 +77,8 @@ _ENGINES = _Engines()
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    stored: StoredDraft
+    tournament_id: int
+    table: int
     engine: DraftEngine
     version: int
     saved: bool = True
@@ -87,8 +88,7 @@ class Applied:
     def keep(self, db: Database) -> None:
         """After the commit: the engine is the stored state at ``version``."""
         if self.saved:
-            _ENGINES.keep(db, self.stored.tournament_id, self.stored.table, self.version,
-                          self.engine)
+            _ENGINES.keep(db, self.tournament_id, self.table, self.version, self.engine)
 
 
 def _mark(engine: DraftEngine) -> tuple[object, ...]:
@@ -104,11 +104,11 @@ def apply_change(db: Database, tx: Tx, tournament_id: int, table: int, at: datet
 
     ``act`` may raise ``PickRefused``: the deadlines passed before it are stored all the same
     and the refusal is raised by the caller after the commit (``Refusal``)."""
-    stored = live_draft_repo.lock_draft(tx, tournament_id, table, state=False)
-    if stored is None:
+    seen = live_draft_repo.lock_version(tx, tournament_id, table)
+    if seen is None:
         raise NotFoundError("draft table {table} of tournament #{tournament} has no live draft",
                             code="no_live_draft", table=table, tournament=tournament_id)
-    engine = _ENGINES.take(db, tournament_id, table, stored.version)
+    engine = _ENGINES.take(db, tournament_id, table, seen)
     if engine is None:
         engine = DraftEngine.from_json(live_draft_repo.state_of(tx, tournament_id, table))
     before, count = _mark(engine), engine.log_size
@@ -117,12 +117,13 @@ def apply_change(db: Database, tx: Tx, tournament_id: int, table: int, at: datet
     act(engine, now)
     new = engine.log_since(count)
     if not new and not changes and _mark(engine) == before:
-        return Applied(stored, engine, stored.version, saved=False)
+        return Applied(tournament_id, table, engine, seen, saved=False)
     version = live_draft_repo.save_state(
-        tx, stored, state=engine.to_json(), status="done" if engine.done else "live",
-        next_deadline=time_of(engine.next_deadline()), at=at)
+        tx, tournament_id, table, seen, state=engine.to_json(),
+        status="done" if engine.done else "live", next_deadline=time_of(engine.next_deadline()),
+        at=at)
     live_draft_repo.add_picks(tx, tournament_id, table, pick_rows(new))
-    return Applied(stored, engine, version)
+    return Applied(tournament_id, table, engine, version)
 
 
 class Refusal:

@@ -5,19 +5,21 @@ A pick is one short transaction (``services.live_draft``): :func:`lock_draft` ta
 row (``SELECT … FOR UPDATE`` on PostgreSQL; on SQLite the write transaction's ``BEGIN
 IMMEDIATE`` already serialises writers), :func:`save_state` stores the new state only when the
 version is still the one locked, and :func:`add_picks` appends the new picks in the same
-transaction."""
+transaction. The statements of a pick are prepared once (``turnir.storage.direct``)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 
 from turnir.errors import ConflictError
 from turnir.storage.database import Tx
+from turnir.storage.direct import DirectStatement
 from turnir.storage.tables import entries
 from turnir.storage.tables_accounts import accounts
 from turnir.storage.tables_live_draft import booster_templates, draft_picks, live_drafts
@@ -70,8 +72,7 @@ def _stored(row: Any) -> StoredDraft:
     started = _utc(row.started_at)
     assert started is not None
     return StoredDraft(
-        tournament_id=int(row.tournament_id), table=int(row.draft_table),
-        state=row._mapping.get("state", {}),
+        tournament_id=int(row.tournament_id), table=int(row.draft_table), state=row.state,
         version=int(row.version), status=row.status, next_deadline=_utc(row.next_deadline),
         players=tuple(int(p) for p in row.players), seed=row.seed, templates=row.templates,
         started_at=started, finished_at=_utc(row.finished_at))
@@ -88,28 +89,37 @@ def insert_draft(tx: Tx, draft: StoredDraft, at: datetime) -> None:
         started_at=draft.started_at, updated_at=at, finished_at=draft.finished_at))
 
 
-_NO_STATE = [c for c in live_drafts.c if c.name != "state"]
-
-
-def lock_draft(tx: Tx, tournament_id: int, table: int, *,
-               state: bool = True) -> StoredDraft | None:
-    """The table's draft, its row locked until the transaction ends (``None``: not started);
-    without its state (``{}``) unless ``state``."""
-    query = select(*live_drafts.c) if state else select(*_NO_STATE)
-    query = query.where(live_drafts.c.tournament_id == tournament_id,
-                        live_drafts.c.draft_table == table)
+def lock_draft(tx: Tx, tournament_id: int, table: int) -> StoredDraft | None:
+    """The table's draft, its row locked until the transaction ends (``None``: not started)."""
+    query = select(live_drafts).where(live_drafts.c.tournament_id == tournament_id,
+                                      live_drafts.c.draft_table == table)
     if tx.dialect.name != "sqlite":
         query = query.with_for_update()
     row = tx.execute(query).first()
     return None if row is None else _stored(row)
 
 
+_KEY = (live_drafts.c.tournament_id == bindparam("tid")) & \
+    (live_drafts.c.draft_table == bindparam("table"))
+_VERSION = select(live_drafts.c.version).where(_KEY)
+_LOCK_VERSION = {True: DirectStatement(_VERSION),
+                 False: DirectStatement(_VERSION.with_for_update())}
+_STATE = DirectStatement(select(live_drafts.c.state).where(_KEY))
+
+
+def lock_version(tx: Tx, tournament_id: int, table: int) -> int | None:
+    """Lock the table's draft row (``SELECT … FOR UPDATE`` on PostgreSQL) and give its version
+    (``None``: not started)."""
+    row = _LOCK_VERSION[tx.dialect.name == "sqlite"].execute(
+        tx, {"tid": tournament_id, "table": table}).fetchone()
+    return None if row is None else int(row[0])
+
+
 def state_of(tx: Tx, tournament_id: int, table: int) -> dict[str, Any]:
-    """The table's engine state (its row locked by ``lock_draft`` before)."""
-    value: dict[str, Any] = tx.execute(select(live_drafts.c.state).where(
-        live_drafts.c.tournament_id == tournament_id,
-        live_drafts.c.draft_table == table)).scalar_one()
-    return value
+    """The table's engine state."""
+    value = _STATE.execute(tx, {"tid": tournament_id, "table": table}).fetchone()[0]
+    found: dict[str, Any] = json.loads(value) if isinstance(value, str | bytes) else value
+    return found
 
 
 def draft(tx: Tx, tournament_id: int, table: int) -> StoredDraft | None:
@@ -126,11 +136,17 @@ def drafts_of(tx: Tx, tournament_id: int) -> list[StoredDraft]:
         .order_by(live_drafts.c.draft_table))]
 
 
+_SEATINGS = DirectStatement(select(live_drafts.c.draft_table, live_drafts.c.players)
+                            .where(live_drafts.c.tournament_id == bindparam("tid")))
+
+
 def seatings(tx: Tx, tournament_id: int) -> dict[int, tuple[int, ...]]:
     """Each table's players in seat order (without the states)."""
-    return {int(row.draft_table): tuple(int(p) for p in row.players) for row in tx.execute(
-        select(live_drafts.c.draft_table, live_drafts.c.players)
-        .where(live_drafts.c.tournament_id == tournament_id))}
+    found = {}
+    for table, players in _SEATINGS.execute(tx, {"tid": tournament_id}).fetchall():
+        seated = json.loads(players) if isinstance(players, str | bytes) else players
+        found[int(table)] = tuple(int(p) for p in seated)
+    return found
 
 
 def due(tx: Tx, now: datetime) -> list[tuple[int, int]]:
@@ -141,51 +157,64 @@ def due(tx: Tx, now: datetime) -> list[tuple[int, int]]:
         .order_by(live_drafts.c.next_deadline))]
 
 
-def save_state(tx: Tx, draft: StoredDraft, *, state: dict[str, Any], status: str,
-               next_deadline: datetime | None, at: datetime) -> int:
-    """Store the table's new state (version + 1) when the version is still ``draft.version``;
-    returns the new version."""
-    done = tx.execute(update(live_drafts).where(
-        live_drafts.c.tournament_id == draft.tournament_id,
-        live_drafts.c.draft_table == draft.table, live_drafts.c.version == draft.version)
-        .values(state=state, status=status, next_deadline=next_deadline, updated_at=at,
-                version=draft.version + 1,
-                finished_at=at if status == "done" and draft.finished_at is None
-                else draft.finished_at))
+_SAVE = DirectStatement(
+    update(live_drafts).where(_KEY, live_drafts.c.version == bindparam("seen"))
+    .values(state=bindparam("state"), status=bindparam("status"),
+            next_deadline=bindparam("next_deadline"), updated_at=bindparam("at"),
+            version=bindparam("version"),
+            finished_at=func.coalesce(live_drafts.c.finished_at, bindparam("finished"))))
+
+
+def save_state(tx: Tx, tournament_id: int, table: int, seen: int, *, state: dict[str, Any],
+               status: str, next_deadline: datetime | None, at: datetime) -> int:
+    """Store the table's new state (version + 1) when its version is still ``seen``; returns
+    the new version."""
+    done = _SAVE.execute(tx, {
+        "tid": tournament_id, "table": table, "seen": seen, "state": state, "status": status,
+        "next_deadline": next_deadline, "at": at, "version": seen + 1,
+        "finished": at if status == "done" else None})
     if done.rowcount != 1:
         raise ConflictError("draft table {table} changed meanwhile; try again",
-                            code="stale_version", table=draft.table)
-    return draft.version + 1
+                            code="stale_version", table=table)
+    return seen + 1
+
+
+_ACCOUNT_ENTRIES = DirectStatement(
+    select(entries.c.number).join(accounts, accounts.c.person_id == entries.c.person_id)
+    .where(entries.c.tournament_id == bindparam("tid"), accounts.c.id == bindparam("account"))
+    .order_by(entries.c.number))
+_NAMES = DirectStatement(select(entries.c.number, entries.c.name)
+                         .where(entries.c.tournament_id == bindparam("tid")))
 
 
 def account_entries(tx: Tx, tournament_id: int, account_id: int) -> list[int]:
     """The entry numbers of the account's person in the tournament (normally one), in one
     query (a pick asks on every call)."""
-    return [int(n) for (n,) in tx.execute(
-        select(entries.c.number).join(accounts, accounts.c.person_id == entries.c.person_id)
-        .where(entries.c.tournament_id == tournament_id, accounts.c.id == account_id)
-        .order_by(entries.c.number))]
+    return [int(n) for (n,) in _ACCOUNT_ENTRIES.execute(
+        tx, {"tid": tournament_id, "account": account_id}).fetchall()]
 
 
 def entry_names(tx: Tx, tournament_id: int, numbers: Sequence[int]) -> dict[int, str]:
     """The names of these entries (a draft table's players)."""
-    return {int(n): name for n, name in tx.execute(
-        select(entries.c.number, entries.c.name).where(
-            entries.c.tournament_id == tournament_id, entries.c.number.in_(list(numbers))))}
+    wanted = set(numbers)
+    return {int(n): str(name) for n, name in _NAMES.execute(tx, {"tid": tournament_id})
+            .fetchall() if int(n) in wanted}
 
 
 # ----- the pick log --------------------------------------------------------------------------
 
 
+_ADD_PICK = DirectStatement(insert(draft_picks), column_keys=[c.name for c in draft_picks.c])
+
+
 def add_picks(tx: Tx, tournament_id: int, table: int, picks: Sequence[PickValues]) -> None:
-    if not picks:
-        return
-    tx.execute(insert(draft_picks), [
-        {"tournament_id": tournament_id, "draft_table": table, "number": p.number,
-         "player": p.player, "seat": p.seat, "booster_round": p.booster_round,
-         "booster": p.booster, "pick": p.pick, "card_uid": p.card_uid, "card_name": p.card_name,
-         "edition": p.edition, "rarity": p.rarity, "auto": p.auto, "reason": p.reason,
-         "at": p.at} for p in picks])
+    for p in picks:
+        _ADD_PICK.execute(tx, {
+            "tournament_id": tournament_id, "draft_table": table, "number": p.number,
+            "player": p.player, "seat": p.seat, "booster_round": p.booster_round,
+            "booster": p.booster, "pick": p.pick, "card_uid": p.card_uid,
+            "card_name": p.card_name, "edition": p.edition, "rarity": p.rarity,
+            "auto": p.auto, "reason": p.reason, "at": p.at})
 
 
 def picks(tx: Tx, tournament_id: int, table: int | None = None) -> list[tuple[int, PickValues]]:
