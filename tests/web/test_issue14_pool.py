@@ -183,4 +183,8 @@ def test_walk_through_pool_and_replacements_at_both_widths(
     expect(judge.locator("#replacement-form")).to_be_visible()
     assert_fits(judge, "replacements phone")
     judge.screenshot(path=str(screens / "issue14-replacements-phone.png"), full_page=True)
+    judge.click("#pool-link")
+    expect(judge.locator("#pools")).to_be_visible()
+    assert_fits(judge, "pools phone")
+    judge.screenshot(path=str(screens / "issue14-pools-phone.png"))
     judge.context.close()
