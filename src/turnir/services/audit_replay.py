@@ -42,7 +42,7 @@ NEUTRAL = frozenset({
     "player.register",
     "player.import", "player.check_in", "player.drop", "player.reinstate", "round.timer",
     "report.submit",
-    "robot.dismiss", "tournament.cancel",
+    "robot.dismiss", "tournament.cancel", "tournament.rules_level",
 })
 """Actions that change no pairing and no result."""
 NEUTRAL_PREFIXES = ("account.", "rating.", "suspension.", "penalty.", "infraction.",
