@@ -82,7 +82,7 @@ def test_issue14_a_pick_by_form_then_the_same_pick_again_is_refused_in_words(
         web_db: Database, clients: Clients) -> None:
     tid = draft_event(web_db)
     player = clients.as_("p1")
-    assert 'href="/t/%d/draft/pick"' % tid in player.get(f"/t/{tid}/me", headers=RU).text
+    assert f'href="/t/{tid}/draft/pick"' in player.get(f"/t/{tid}/me", headers=RU).text
     assert "Драфт ещё не начался" in player.get(f"/t/{tid}/draft/pick", headers=RU).text
     start(clients, tid)
     page = player.get(f"/t/{tid}/draft/pick", headers=RU).text
