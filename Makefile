@@ -24,8 +24,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
+# The suite runs on TEST_WORKERS pytest-xdist workers (one per core here; `make unit
+# TEST_WORKERS=0` runs it in one process). Whole files go to one worker (module fixtures stay
+# shared); the PostgreSQL test server is started once for all of them.
+TEST_WORKERS ?= 2
+
 unit: $(STAMP) system-deps
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 
 test: lint typecheck unit
 

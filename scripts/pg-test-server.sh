@@ -52,6 +52,12 @@ case "$action" in
     ;;
 esac
 
+# One start at a time: parallel test runs (several checkouts, or pytest-xdist workers) that
+# find the server stopped must not both run initdb / pg_ctl start on the same folder. (The
+# server is started with the lock's descriptor closed, so it does not hold the lock.)
+mkdir -p "$(dirname "$DIR")"
+if { exec 9>>"$DIR.lock"; } 2>/dev/null; then flock 9; fi
+
 if ! BIN="$(find_bin)"; then
   if [ "$(id -u)" != 0 ]; then
     echo "PostgreSQL is not installed (run as root, or: sudo apt-get install postgresql)" >&2
@@ -69,10 +75,10 @@ if ! running; then
   if [ "$(id -u)" = 0 ]; then chown postgres: "$DIR"; fi
   if [ ! -f "$DATA/PG_VERSION" ]; then
     as_postgres "$BIN/initdb" -D "$DATA" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 \
-      >"$DIR/initdb.log" 2>&1 || { cat "$DIR/initdb.log" >&2; exit 1; }
+      >"$DIR/initdb.log" 2>&1 9>&- || { cat "$DIR/initdb.log" >&2; exit 1; }
   fi
   as_postgres "$BIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 60 \
     -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
-    start >/dev/null || { tail -n 20 "$LOG" >&2; exit 1; }
+    start >/dev/null 9>&- || { tail -n 20 "$LOG" >&2; exit 1; }
 fi
 echo "$URL"

@@ -5,6 +5,8 @@ PostgreSQL comes from ``TURNIR_TEST_PG_URL`` (a server URL; a fresh database is 
 for each test) or, when that is not set, from ``scripts/pg-test-server.sh``, which installs the
 Debian package when it is missing and starts a throwaway cluster on 127.0.0.1. A cluster this
 session started is stopped at the end. Nothing is skipped: without PostgreSQL the tests fail.
+Under pytest-xdist the controller starts it for all workers (:func:`share_pg_server`); every
+name a worker creates (databases, files under ``tmp_path``) is its own.
 
 Each test gets a fresh database copied from a template migrated once per session (a file copy
 on SQLite, ``CREATE DATABASE … TEMPLATE`` on PostgreSQL).
@@ -40,6 +42,42 @@ def with_database(server_url: str, name: str) -> str:
     return f"{base}/{name}"
 
 
+def start_pg_server() -> tuple[str, bool]:
+    """Start the throwaway server (``scripts/pg-test-server.sh``): its URL, and whether it was
+    running already (then it is left running at the end)."""
+    was_running = subprocess.run(["bash", str(SCRIPT), "status"], check=False,
+                                 capture_output=True).returncode == 0
+    done = subprocess.run(["bash", str(SCRIPT), "start"], check=False, capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL)
+    if done.returncode != 0:
+        pytest.fail(f"cannot start the PostgreSQL test server:\n{done.stderr}", pytrace=False)
+    return done.stdout.strip().splitlines()[-1], was_running
+
+
+def stop_pg_server() -> None:
+    subprocess.run(["bash", str(SCRIPT), "stop"], check=False, capture_output=True)
+
+
+def share_pg_server(config: pytest.Config) -> None:
+    """With pytest-xdist workers (``make test`` runs ``-n 2``) the controller starts the server
+    once and hands its URL to the workers in ``TURNIR_TEST_PG_URL`` (a worker that stopped a
+    server it had started would pull it away from the others); it stops the server at the end
+    when it started it. Without workers, ``pg_server_url`` starts it when a test first needs it.
+    """
+    distributed = getattr(config.option, "dist", "no") != "no" \
+        and bool(getattr(config.option, "tx", None))
+    if not distributed or hasattr(config, "workerinput") \
+            or os.environ.get("TURNIR_TEST_PG_URL", "").strip():
+        return
+    try:
+        url, was_running = start_pg_server()
+    except pytest.fail.Exception as failed:
+        pytest.exit(str(failed), returncode=pytest.ExitCode.INTERNAL_ERROR)
+    os.environ["TURNIR_TEST_PG_URL"] = url  # the workers start after this and inherit it
+    if not was_running:
+        config.add_cleanup(stop_pg_server)
+
+
 @pytest.fixture(scope="session")
 def pg_server_url() -> Iterator[str]:
     """A PostgreSQL server URL (its maintenance database)."""
@@ -47,15 +85,10 @@ def pg_server_url() -> Iterator[str]:
     if given:
         yield _psycopg_url(given)
         return
-    was_running = subprocess.run(["bash", str(SCRIPT), "status"], check=False,
-                                 capture_output=True).returncode == 0
-    done = subprocess.run(["bash", str(SCRIPT), "start"], check=False, capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL)
-    if done.returncode != 0:
-        pytest.fail(f"cannot start the PostgreSQL test server:\n{done.stderr}", pytrace=False)
-    yield done.stdout.strip().splitlines()[-1]
+    url, was_running = start_pg_server()
+    yield url
     if not was_running:
-        subprocess.run(["bash", str(SCRIPT), "stop"], check=False, capture_output=True)
+        stop_pg_server()
 
 
 def create_pg_database(server_url: str, name: str, template: str | None = None) -> str:

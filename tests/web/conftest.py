@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -115,10 +116,10 @@ class LiveServer:
 
 
 @contextmanager
-def running(server: Any) -> Iterator[None]:
-    """A ``uvicorn.Server`` running in a thread for the block: started (20 s at most), then
-    stopped and joined."""
-    thread = threading.Thread(target=server.run, daemon=True)
+def running(server: Any, sockets: list[socket.socket] | None = None) -> Iterator[None]:
+    """A ``uvicorn.Server`` running in a thread for the block (on ``sockets`` when given):
+    started (20 s at most), then stopped and joined."""
+    thread = threading.Thread(target=server.run, kwargs={"sockets": sockets}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not server.started:
@@ -133,20 +134,20 @@ def running(server: Any) -> Iterator[None]:
 
 @pytest.fixture
 def live_server(web_db: Database) -> Iterator[LiveServer]:
-    """The app served by uvicorn on a free loopback port, in a thread."""
-    import socket
-
+    """The app served by uvicorn on a free loopback port, in a thread (the socket stays bound
+    from choosing the port to serving, so parallel test workers never race for one)."""
     import uvicorn
 
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = create_app(settings_for(web_db, poll_seconds=2), db=web_db)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="on",
-                                           proxy_headers=False))  # as `turnir serve`
-    with running(server):
-        yield LiveServer(f"http://127.0.0.1:{port}", web_db)
+        app = create_app(settings_for(web_db, poll_seconds=2), db=web_db)
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                               log_level="warning", lifespan="on",
+                                               proxy_headers=False))  # as `turnir serve`
+        with running(server, [s]):
+            yield LiveServer(f"http://127.0.0.1:{port}", web_db)
 
 
 @pytest.fixture(scope="session")
