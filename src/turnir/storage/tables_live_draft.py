@@ -32,7 +32,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from turnir.storage.tables import Base, _choice, _entry_key, _tables, _version_check
 
 DRAFT_STATES = ("live", "done")
-PICK_REASONS = ("pick", "timeout", "away", "dropped")
+PICK_REASONS = ("pick", "timeout", "away", "dropped", "last")
 CARD_TEXT = 200
 """The longest card name, edition or rarity stored (``turnir.domain.cards.MAX_NAME``)."""
 

@@ -74,7 +74,7 @@ REFUSED = N_("This pick was not taken: the booster has already moved on or the c
              "already picked. Below is what you hold now.")
 """The page's words for a refused pick (``PickRefused``: stale, repeated or late)."""
 REASONS = {"pick": N_("picked"), "timeout": N_("time ran out"), "away": N_("away: picked for"),
-           "dropped": N_("dropped: picked for")}
+           "dropped": N_("dropped: picked for"), "last": N_("last card: no choice")}
 """How a pick in the log was made (``PickEntry.reason``)."""
 UID_LEN = 40
 """The longest card id a pick names (the engine's ids are short: ``b3c07``)."""

@@ -89,17 +89,17 @@ def test_rule_D4_the_next_booster_opens_after_the_review_exactly() -> None:
     assert opened == last_of_round_one + 60  # everyone is away by then: picked at the opening
 
     fresh = table(4, 7, 7, review_seconds=60)
-    for k in range(7):  # everyone picks at once: round 1 ends at T0 + 7
+    for k in range(6):  # everyone picks at once; the 7th (last) cards go at once: ends T0 + 6
         for player in (101, 102, 103, 104):
             pick_first(fresh, player, T0 + k + 1)
     view = fresh.seat_view(101)
-    assert (view.booster, view.review_until, view.booster_round) == (None, T0 + 67, 1)
-    fresh.advance(T0 + 66.9)
+    assert (view.booster, view.review_until, view.booster_round) == (None, T0 + 66, 1)
+    fresh.advance(T0 + 65.9)
     assert fresh.seat_view(101).booster is None
-    fresh.advance(T0 + 67)
+    fresh.advance(T0 + 66)
     view = fresh.seat_view(101)
     assert (view.booster, view.booster_round, view.review_until) == (5, 2, None)
-    assert view.deadline == T0 + 67 + fresh.plan.pick_timer(7)
+    assert view.deadline == T0 + 66 + fresh.plan.pick_timer(7)
 
 
 def test_rule_D8_a_timeout_picks_the_rarest_card_at_the_deadline() -> None:
@@ -144,7 +144,8 @@ def test_rule_D8_two_timeouts_make_a_player_away_and_picked_for_at_once() -> Non
         now += 1
         others_pick(engine, (102, 103, 104), now)
     reasons = [e.reason for e in engine.log if e.seat == 1]
-    assert reasons == ["timeout", "timeout"] + ["away"] * 12
+    # a booster's last card is no choice: taken at once as "last", not as "away" (D-4)
+    assert reasons == ["timeout", "timeout"] + ["away"] * 4 + ["last"] + ["away"] * 6 + ["last"]
     assert engine.seat_view(101).away
     away = [e for e in engine.log if e.reason == "away"]
     assert all(e.at == int(e.at - T0) + T0 for e in away)  # at once, at the others' picks
@@ -307,6 +308,43 @@ def test_start_refuses_boosters_that_do_not_fit_the_plan() -> None:
         DraftEngine.start([1, 1, 2, 3], boosters(4, (7, 7)), the_plan, T0)
 
 
+def test_rule_D4_the_last_card_is_passed_and_taken_at_once() -> None:
+    """No one waits a timer for a booster's last card: it goes to the next seat's pool when
+    the sixth pick passes it, at that very time, and a pick of it is refused."""
+    engine = table(4, 7, 7, review_seconds=60)
+    twin = DraftEngine.from_json(json.loads(state(engine)))
+    for k in range(6):
+        for player in (101, 102, 103, 104):
+            pick_first(engine, player, T0 + k + 1)
+            pick_first(twin, player, T0 + k + 1)
+        twin = DraftEngine.from_json(json.loads(state(twin)))  # stored after every pass
+    last = sorted((e for e in engine.log if e.pick == 7), key=lambda e: e.booster)
+    assert [(e.booster, e.pick, e.seat, e.reason, e.auto, e.at) for e in last] == [
+        (booster, 7, (booster + 1) % 4 + 1, "last", True, T0 + 6) for booster in (1, 2, 3, 4)]
+    assert all(len(view.pool) == 7 and view.booster is None and view.queue == 0
+               for view in map(engine.seat_view, (101, 102, 103, 104)))
+    assert engine.table_view().waiting_on == () and engine.review_until == T0 + 66
+    assert state(twin) == state(engine)  # the JSON round trip keeps it exactly
+    before = state(engine)
+    taken = last[0].card.uid  # booster 1's last card, taken for seat 3
+    with pytest.raises(PickRefused) as refused:
+        engine.pick(103, booster=1, cards_left=1, card=taken, now=T0 + 6.5)
+    assert refused.value.code == "stale_pick" and state(engine) == before
+
+
+def test_rule_D4_a_last_card_behind_a_slow_players_queue_goes_when_it_reaches_the_front() -> None:
+    engine = table(3, 7, away_after=20)
+    now = T0
+    while not engine.done:  # seat 3 never picks: its boosters pile up
+        now += 1
+        others_pick(engine, (101, 102), now)
+    seat_three = [(e.booster, e.pick, e.reason) for e in engine.log if e.seat == 3]
+    assert seat_three[-2:] == [(1, 6, "timeout"), (3, 7, "last")]
+    timed_out, last = [e for e in engine.log if e.seat == 3][-2:]
+    assert last.at == timed_out.at  # behind booster 1, taken as soon as it is the front
+    assert engine.log[-1] == last
+
+
 # ----- the property: any timing, timeouts, drops, reconnects and stored states -------------
 
 ACTIONS = st.lists(st.tuples(
@@ -410,6 +448,12 @@ def check_finished(engine: DraftEngine, made: Made) -> None:
         assert [e.pick for e in entries] == list(range(1, the_plan.boosters[
             booster_round - 1] + 1))
         assert {e.booster_round for e in entries} == {booster_round}
+        *_, before, last = entries  # D-4: the last card is taken when it reaches the front
+        seat_before = max((e.at for e in log if e.seat == last.seat and e.number < last.number),
+                          default=before.at)
+        assert (last.reason, last.auto, last.at) == ("last", True, max(before.at, seat_before))
+    assert all(e.pick == the_plan.boosters[e.booster_round - 1] for e in log
+               if e.reason == "last")
 
 
 def test_log_since_gives_the_new_picks_of_a_stored_table() -> None:

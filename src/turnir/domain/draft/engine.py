@@ -16,7 +16,10 @@ Terms (Russian in brackets):
   deadline (reason ``timeout``); a player with ``plan.away_after`` timeouts in a row is *away*
   (отошёл) and a booster reaching them is picked for them at once (``away``) until they come
   back (``resume``: the page's «Я здесь»); a dropped player is picked for at once
-  (``dropped``);
+  (``dropped``); the *last card* of a booster is no choice: a booster of one card reaching
+  the front of a queue goes to that player's pool at once, at that very time (``last``; it
+  counts as no timeout), so the table never waits a timer for it (D-4: the last card is
+  passed and taken);
 - *time*: seconds (a float) passed in by the caller; the engine has no clock. Every event is
   applied at its own time, in time order and then seat order, so the state after
   ``advance(t)`` does not depend on how often or when ``advance`` was called before; a read
@@ -43,11 +46,12 @@ from turnir.domain.draft.plan import DraftPlan
 from turnir.domain.model import PlayerId
 from turnir.errors import ConflictError
 
-PICK, TIMEOUT, AWAY, DROPPED = "pick", "timeout", "away", "dropped"
-"""The reasons of a pick-log entry: the player's own pick, and the automatic ones."""
-REASONS = (PICK, TIMEOUT, AWAY, DROPPED)
+PICK, TIMEOUT, AWAY, DROPPED, LAST = "pick", "timeout", "away", "dropped", "last"
+"""The reasons of a pick-log entry: the player's own pick, and the automatic ones (``last``:
+the booster's last card, taken at once)."""
+REASONS = (PICK, TIMEOUT, AWAY, DROPPED, LAST)
 """The reasons by their code in the state's log rows ``[booster, pick, seat, card index,
-reason code, at]``."""
+reason code, at]`` (new reasons only at the end: a stored state keeps its codes)."""
 
 STATE_VERSION = 1
 
@@ -75,7 +79,7 @@ class PickEntry:
     card: DraftCard
     auto: bool
     reason: str
-    """``pick``, ``timeout``, ``away`` or ``dropped``."""
+    """``pick``, ``timeout``, ``away``, ``dropped`` or ``last``."""
     at: float
 
 
@@ -414,7 +418,11 @@ class DraftEngine:
 
     def _expire(self, seat: int, at: float) -> None:
         """The automatic pick for the front booster of ``seat`` at ``at``."""
-        if self._dropped[seat]:
+        booster = self._queues[seat][0]
+        inside = self._contents[booster]
+        if len(inside) == 1:
+            reason = LAST
+        elif self._dropped[seat]:
             reason = DROPPED
         elif self._away[seat]:
             reason = AWAY
@@ -423,8 +431,6 @@ class DraftEngine:
             self._timeouts[seat] += 1
             if self._timeouts[seat] >= self.plan.away_after:
                 self._away[seat] = True
-        booster = self._queues[seat][0]
-        inside = self._contents[booster]
         card = autopick([self._card(index) for index in inside])
         self._take(seat, next(i for i in inside if self._card(i) is card), at, reason)
 
@@ -457,11 +463,12 @@ class DraftEngine:
         return self._entries(len(self._log_rows) - 1)[0]
 
     def _front(self, seat: int, at: float) -> None:
-        """A booster reached the front of the seat's queue at ``at``: its deadline."""
-        if self._dropped[seat] or self._away[seat]:
+        """A booster reached the front of the seat's queue at ``at``: its deadline (``at``
+        itself for its last card and for an away or a dropped player)."""
+        cards = len(self._contents[self._queues[seat][0]])
+        if cards == 1 or self._dropped[seat] or self._away[seat]:
             self._deadlines[seat] = at
         else:
-            cards = len(self._contents[self._queues[seat][0]])
             self._deadlines[seat] = at + self.plan.pick_timer(cards)
 
     def _open_round(self, booster_round: int, at: float) -> None:

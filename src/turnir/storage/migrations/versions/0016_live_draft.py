@@ -68,7 +68,7 @@ def upgrade() -> None:
     sa.Column('auto', sa.Boolean(), nullable=False),
     sa.Column('reason', sa.String(length=10), nullable=False),
     sa.Column('at', sa.DateTime(timezone=True), nullable=False),
-    sa.CheckConstraint("reason IN ('pick', 'timeout', 'away', 'dropped')", name=op.f('ck_draft_picks_reason')),
+    sa.CheckConstraint("reason IN ('pick', 'timeout', 'away', 'dropped', 'last')", name=op.f('ck_draft_picks_reason')),
     sa.CheckConstraint('number >= 1 AND pick >= 1 AND booster_round >= 1', name=op.f('ck_draft_picks_numbers')),
     sa.ForeignKeyConstraint(['tournament_id', 'player'], ['entries.tournament_id', 'entries.number'], name='fk_draft_picks_entry'),
     sa.ForeignKeyConstraint(['tournament_id'], ['tournaments.id'], name=op.f('fk_draft_picks_tournament_id_tournaments')),
