@@ -15,11 +15,11 @@ def test_issue14_the_last_card_is_taken_at_once_and_named_in_the_log(
         web_db: Database, clients: Clients) -> None:
     tid = draft_event(web_db, players=6)
     start(clients, tid)
-    accounts = []
+    accounts: list[int] = []
     for n in range(1, 7):
-        account = find_account(web_db, f"p{n}")
-        assert account is not None
-        accounts.append(account.id)
+        found = find_account(web_db, f"p{n}")
+        assert found is not None
+        accounts.append(found.id)
     for _ in range(6):  # six passes: everyone picks the first card shown
         for account in accounts:
             view = player_draft(web_db, tid, account_id=account)
