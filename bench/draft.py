@@ -8,12 +8,14 @@ can, one after another in a shuffled order every pass: each reads its seat
 (``player_draft``) and, holding a booster, picks a card at random (``pick_card``: one locked
 transaction that loads the table's state, applies the pick, stores the state and appends the
 pick to the log). The service's clock is simulated (1 ms per call, the review minute skipped
-when no one holds a booster) so no timer runs out: 256 × 48 = 12,288 picks.
+when no one holds a booster) so no timer runs out: 256 × 48 = 12,288 picks in the log, of
+them 256 × 44 = 11,264 made by the clients (each booster's last card goes to the next player
+at once, D-4).
 
 - ``pick_p95_ms``: the 95th percentile of one ``pick_card`` call, wall time (target ≤ 50 ms);
   with its p50, the reads' p95 and picks per second over the whole draft;
 - ``engine_total_s``: the engine alone (``turnir.domain.draft.engine``) replaying the same
-  12,288 picks in memory, every table from its stored starting state (target ≤ 5 s), and the
+  11,264 picks in memory, every table from its stored starting state (target ≤ 5 s), and the
   state's JSON round trip the service adds per pick;
 - the baseline, measured side by side on the same picks: the naive way, where each pick
   re-derives the table's state from the start by replaying the whole pick log before it

@@ -39,7 +39,8 @@ class TableReport:
     picks: int
     """Every pick in the table's log."""
     auto_picks: int
-    """Picks the engine made itself (a timeout, an away or a dropped player)."""
+    """Picks the engine made itself (a timeout, an away or a dropped player, a booster's last
+    card)."""
     refused: int
     """Repeated picks the engine refused (never applied twice)."""
     late: int
