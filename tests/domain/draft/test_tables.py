@@ -161,6 +161,25 @@ def test_p5_seed_i_and_n_plus_1_minus_i_never_from_one_table(tables: int, each: 
     assert {t.tables[pid] for pid in seeds[:tables]} == set(range(1, tables + 1))
 
 
+@pytest.mark.parametrize(("tables", "each"), [(2, 2), (2, 4), (4, 2), (4, 4), (8, 2), (2, 8)])
+def test_p5_two_players_of_one_table_meet_only_when_each_are_left(tables: int,
+                                                                  each: int) -> None:
+    """Two a table: the two qualifiers of a table are in opposite halves (they can meet only
+    in the final, never in a semifinal rematch of their Swiss game); in general each section
+    of the bracket that plays down to one player holds one qualifier of every table."""
+    t = draft_event((8,) * tables, top=tables * each, rounds=3, seed=tables * 7 + each)
+    for _ in range(3):
+        t = play(t)
+    seeds = draft_tables.top_qualifiers(t)
+    order = elimination.bracket_seeds(len(seeds))
+    section = len(seeds) // each
+    for start in range(0, len(seeds), section):
+        block = [seeds[seed - 1] for seed in order[start:start + section]]
+        assert sorted(t.tables[pid] for pid in block) == list(range(1, tables + 1))
+    # the strongest second-placed qualifier still gets the best seed its section allows
+    assert {t.tables[pid] for pid in seeds[tables:2 * tables]} == set(range(1, tables + 1))
+
+
 def test_p5_top_refused_when_a_table_has_too_few_still_in() -> None:
     t = draft_event((4, 4), top=4, rounds=1)
     t = play(t)

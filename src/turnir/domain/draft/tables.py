@@ -30,7 +30,10 @@ The rules and the project's decisions (**Decided**):
   table, then every table's second, and so on; within each rank the tables keep one fixed
   order (by their best qualifier in the merged standings). Seeds ``i`` and ``N + 1 - i`` are
   then at tables in positions ``j`` and ``T - 1 - j`` of that order, never the same table,
-  because ``T`` is even: the best of one table meets the lowest qualifier of another.
+  because ``T`` is even: the best of one table meets the lowest qualifier of another. Below
+  rank 1 the tables are placed so that every section of the bracket that plays down to one
+  player holds one qualifier of each table (``_spread_seeds``): with two a table, a table's
+  two qualifiers are in opposite halves and meet at the earliest in the final.
 - Final places across tables (P-6): the top by elimination, then everyone else by the merged
   standings: points, then the place at one's own table, then the tiebreaks T-1..T-4 as
   computed at one's own table, then the lot (T-7). Between two players of one table the merged
@@ -45,6 +48,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from turnir.domain.model import Pairing, PairingKind, PlayerId, Round, Stage
+from turnir.domain.pairing import elimination
 from turnir.domain.standings import StandingRow, Standings, TieBreak, compute_standings
 from turnir.errors import UserError
 
@@ -228,7 +232,55 @@ def top_qualifiers(t: Tournament) -> list[PlayerId]:
         chosen[table] = still_in[:each]
     place = {pid: i for i, pid in enumerate(merge_standings(per_table).order())}
     fixed = sorted(numbers, key=lambda table: place[chosen[table][0]])
-    return [chosen[table][rank] for rank in range(each) for table in fixed]
+    plain = [chosen[table][rank] for rank in range(each) for table in fixed]
+    if each == 1:
+        return plain
+    return _spread_seeds(chosen, fixed, place, each) or plain
+
+
+def _spread_seeds(chosen: Mapping[int, list[PlayerId]], fixed: Sequence[int],
+                  place: Mapping[PlayerId, int], each: int) -> list[PlayerId] | None:
+    """Rank-major seeds with each table's qualifiers in different sections of the bracket
+    (P-5, **Decided**): the bracket of ``N`` splits into ``each`` sections of ``N / each``
+    players that meet only among themselves until the last ``each`` remain; every section holds
+    one qualifier of every table, so two players of one table meet at the earliest when
+    ``each`` players are left (in the final for two a table) and a first-round match is always
+    across tables. Rank 1 keeps the tables' fixed order; at each lower rank the tables are tried
+    in the order of their qualifier of that rank in the merged standings (the strongest takes
+    the lowest free seed that keeps the sections apart). ``None`` if the search gives up (it
+    never does for the sizes tried in the tests; the plain rank-major order is then used)."""
+    tables = len(fixed)
+    size = tables * each
+    section_of = {seed: position * each // size
+                  for position, seed in enumerate(elimination.bracket_seeds(size))}
+    used: dict[int, set[int]] = {table: {section_of[r + 1]} for r, table in enumerate(fixed)}
+    prefs = [sorted(fixed, key=lambda table, rank=rank: place[chosen[table][rank]])
+             for rank in range(each)]
+    seeds: list[int] = list(fixed)
+    budget = [20_000]
+
+    def place_from(index: int) -> bool:
+        if index == size:
+            return True
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        rank, section = index // tables, section_of[index + 1]
+        taken = set(seeds[rank * tables:index])
+        for table in prefs[rank]:
+            if table in taken or section in used[table]:
+                continue
+            seeds.append(table)
+            used[table].add(section)
+            if place_from(index + 1):
+                return True
+            seeds.pop()
+            used[table].discard(section)
+        return False
+
+    if not place_from(tables):
+        return None
+    return [chosen[table][i // tables] for i, table in enumerate(seeds)]
 
 
 def table_places(t: Tournament, merged: Standings) -> dict[PlayerId, tuple[int, int]]:
