@@ -254,8 +254,10 @@ def _spread_seeds(chosen: Mapping[int, list[PlayerId]], fixed: Sequence[int],
     section_of = {seed: position * each // size
                   for position, seed in enumerate(elimination.bracket_seeds(size))}
     used: dict[int, set[int]] = {table: {section_of[r + 1]} for r, table in enumerate(fixed)}
-    prefs = [sorted(fixed, key=lambda table, rank=rank: place[chosen[table][rank]])
-             for rank in range(each)]
+    def strength_at(rank: int) -> list[int]:
+        return sorted(fixed, key=lambda table: place[chosen[table][rank]])
+
+    prefs = [strength_at(rank) for rank in range(each)]
     seeds: list[int] = list(fixed)
     budget = [20_000]
 
