@@ -107,7 +107,7 @@ def test_judges_see_every_pool_and_save_one_for_a_player(
     listed = judge.get(f"/t/{tid}/draft/pool", headers=RU).text
     assert all(f'href="/t/{tid}/draft/pool?number={n}"' in listed for n in range(1, 7))
     page = judge.get(f"/t/{tid}/draft/pool?number=3", headers=RU).text
-    assert "Пул игрока Игрок 03" in page and 'name="number" value="3"' in page
+    assert "Пул игрока: Игрок 03" in page and 'name="number" value="3"' in page
     csrf = CSRF.search(page)
     assert csrf
     done = judge.post(f"/t/{tid}/draft/pool", data={"csrf_token": csrf.group(1),
@@ -187,4 +187,12 @@ def test_walk_through_pool_and_replacements_at_both_widths(
     expect(judge.locator("#pools")).to_be_visible()
     assert_fits(judge, "pools phone")
     judge.screenshot(path=str(screens / "issue14-pools-phone.png"))
+    judge.click("#pool-1 a")  # a deck a judge saved: «сохранена …, (судья)» wraps (fix f2)
+    judge.click("#save-pool")
+    judge.wait_for_url(re.compile(r"number=1&saved=1"))
+    saved = judge.locator("#pool-rule .saved")
+    expect(saved).to_be_visible()  # a long judge's name must wrap, not widen the page
+    assert saved.evaluate("e => getComputedStyle(e).whiteSpace") != "nowrap"
+    assert_fits(judge, "judge-saved pool phone")
+    judge.screenshot(path=str(screens / "issue14-pool-judge-saved-phone.png"))
     judge.context.close()

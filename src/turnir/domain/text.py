@@ -30,7 +30,8 @@ FIELDS: dict[str, Term] = {term: term for term in (
     Term("name"), Term("city"), Term("club"), Term("note"), Term("reason"), Term("login"),
     Term("person"), Term("player"), Term("tournament"), Term("search"), Term("label"),
     Term("white"), Term("black"), Term("tournament's name"), Term("judge's name"),
-    Term("actor's name"), Term("account's name"), Term("surname"), Term("given name"))}
+    Term("actor's name"), Term("account's name"), Term("surname"), Term("given name"),
+    Term("template name"))}
 """The fields named in refusals, translated with the message (an unknown one stays as given)."""
 
 

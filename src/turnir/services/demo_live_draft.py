@@ -1,11 +1,12 @@
 """The demo's online live draft (issue 14), seeded after the demo accounts
-(``turnir.services.demo.seed_accounts``): «Онлайн-драфт (демо)» (``DEMO_LIVE_DRAFT``), 8
-players at one table, three boosters of 7 cards, started when the demo is seeded. The demo
-login ``player1`` is seated and picks on ``/t/{tid}/draft/pick``; the seven other seats are
-simulated: they have left the draft (``drop_from_draft``), so the server picks for them at
-once by the automatic pick rule and passes their boosters on — the demo player never waits for
-anyone. The demo organizer, head judge and floor judge are its staff (``/t/{tid}/draft/live``
-shows who holds how many boosters). Seeding again creates nothing twice.
+(``turnir.services.demo.seed_accounts``): «Онлайн-драфт (демо: за семь соперников выбирает
+сервер)» (``DEMO_LIVE_DRAFT``), 8 players at one table, three boosters of 7 cards, started
+when the demo is seeded. The demo login ``player1`` is seated and picks on
+``/t/{tid}/draft/pick``; the seven other seats are simulated: they have left the draft
+(``drop_from_draft``), so the server picks for them at once by the automatic pick rule and
+passes their boosters on — the demo player never waits for anyone.
+The demo organizer, head judge and floor judge are its staff (``/t/{tid}/draft/live`` shows
+who holds how many boosters). Seeding again creates nothing twice.
 """
 
 from __future__ import annotations
@@ -26,7 +27,11 @@ from turnir.services.live_draft import drop_from_draft, start_live_draft
 from turnir.services.players import list_players, register_player, register_players
 from turnir.services.tournaments import create_tournament, list_tournaments
 
-DEMO_LIVE_DRAFT = "Онлайн-драфт (демо)"
+DEMO_LIVE_DRAFT = "Онлайн-драфт (демо: за семь соперников выбирает сервер)"
+"""The name says what the judges' table shows: the seven other seats are dropped (исключён) on
+purpose, the server picks for them (the engine has no way to make a seat a bot other than
+dropping it, and an *away* seat is reached only by missed deadlines, which would make the demo
+player wait)."""
 SEED = 1415
 DEMO_PLAYER = "player1"
 

@@ -24,7 +24,7 @@ from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from turnir.domain.text import REASON_LEN
-from turnir.errors import UserError
+from turnir.errors import Term, UserError
 from turnir.services import pages
 from turnir.services.draft_decks import (
     CARD_TEXT,
@@ -49,6 +49,7 @@ from turnir.web.deps import (
     render,
     require_csrf,
 )
+from turnir.web.form_fields import number_field
 from turnir.web.form_once import FormOnceDep
 from turnir.web.security import PLAYERS, LoginRequired
 from turnir.web.staff import Staff
@@ -56,7 +57,7 @@ from turnir.web.staff import Staff
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
 NumberQuery = Annotated[int | None, Query(ge=1, le=2**31 - 1)]
-CardText = Annotated[str, Form(max_length=CARD_TEXT)]
+FieldText = Annotated[str, Form(max_length=4 * REASON_LEN)]
 UID_LEN = 20
 
 
@@ -123,27 +124,51 @@ async def save_pool(request: Request, state: StateDep, staff: StaffDep,
 
 @router.get("/t/{tid}/draft/replacements", response_class=HTMLResponse)
 def replacements_page(request: Request, state: StateDep, staff: StaffDep,
-                      tid: TournamentPath) -> HTMLResponse:
-    """The judges' form and every replacement; a player's own replacements."""
+                      tid: TournamentPath, recorded: NumberQuery = None) -> HTMLResponse:
+    """The judges' form and every replacement; a player's own replacements; after one is
+    recorded, «Замена записана: …» at the top."""
     if staff.account is None:
         raise LoginRequired("log in to do this")
     lines = replacements(state.db, tid, account_id=staff.account_id)
+    just = next((line for line in lines if line.id == recorded), None)
     return render(request, "draft_replacements.html", tid=tid, tab="draft", lines=lines,
                   editing=staff.is_judge, title=find_tournament(state.db, tid).name,
-                  card_text=CARD_TEXT, max_reason=REASON_LEN)
+                  card_text=CARD_TEXT, max_reason=REASON_LEN, recorded=just)
+
+
+REPLACEMENT_TEXTS = (
+    ("old_name", Term("the card reported"), CARD_TEXT),
+    ("old_edition", Term("the edition of the card reported"), CARD_TEXT),
+    ("old_rarity", Term("the rarity of the card reported"), CARD_TEXT),
+    ("new_name", Term("the card given"), CARD_TEXT),
+    ("new_edition", Term("the edition of the card given"), CARD_TEXT),
+    ("reason", Term("reason"), REASON_LEN))
+"""The replacement form's text fields, their labels and limits."""
+
+
+def _labelled(text: str, what: Term, limit: int) -> str:
+    if len(text.strip()) > limit:
+        raise UserError("{what}: at most {limit} characters", code="bad_text", what=what,
+                        limit=limit)
+    return text
 
 
 @router.post("/t/{tid}/draft/replacements")
 def add_replacement(request: Request, state: StateDep, staff: JudgesDep, tid: TournamentPath,
-                    once: FormOnceDep,
-                    number: Annotated[int, Form(ge=1, le=2**31 - 1)],
-                    booster_round: Annotated[int, Form(ge=1, le=4)],
-                    old_name: CardText, new_name: CardText, old_edition: CardText = "",
-                    old_rarity: CardText = "", new_edition: CardText = "",
-                    reason: Annotated[str, Form(max_length=REASON_LEN)] = "") -> Response:
-    """A judge records a replacement (D-7); then the list."""
-    record_replacement(state.db, tid, Reported(
-        number=number, booster_round=booster_round, old_name=old_name, new_name=new_name,
-        old_edition=old_edition, old_rarity=old_rarity, new_edition=new_edition,
-        reason=reason), actor=staff.actor, account_id=staff.account_id)
-    return once.done(request, f"/t/{tid}/draft/replacements#replacements")
+                    once: FormOnceDep, number: FieldText = "", booster_round: FieldText = "",
+                    old_name: FieldText = "", new_name: FieldText = "",
+                    old_edition: FieldText = "", old_rarity: FieldText = "",
+                    new_edition: FieldText = "", reason: FieldText = "") -> Response:
+    """A judge records a replacement (D-7); then the list, the new one named at the top.
+    Every field is read here and named by its label when refused."""
+    player = number_field(number, Term("the player's number"), low=1, high=100_000)
+    booster = number_field(booster_round, Term("the booster"), low=1, high=4, default=1)
+    if player is None:
+        raise UserError("give the player's number", code="bad_replacement")
+    given = {"old_name": old_name, "new_name": new_name, "old_edition": old_edition,
+             "old_rarity": old_rarity, "new_edition": new_edition, "reason": reason}
+    texts = {key: _labelled(given[key], what, limit) for key, what, limit in REPLACEMENT_TEXTS}
+    line = record_replacement(state.db, tid, Reported(
+        number=player, booster_round=booster or 1, **texts),
+        actor=staff.actor, account_id=staff.account_id)
+    return once.done(request, f"/t/{tid}/draft/replacements?recorded={line.id}#replacements")
