@@ -364,4 +364,5 @@ def final_places(db: DbDep, tid: TournamentId) -> list[PlaceOut]:
     """Final places (P-6) once the tournament is over; empty before."""
     details = get_tournament(db, tid)
     return PlaceOut.places(places(details.tournament,
-                                  closed=details.info.status is Status.FINISHED))
+                                  closed=details.info.status is Status.FINISHED),
+                           details.tournament)

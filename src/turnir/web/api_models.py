@@ -8,7 +8,15 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
-from turnir.domain.model import Round, RulesLevel, Settings, StaffRole, TournamentFormat
+from turnir.domain.draft.tables import table_places
+from turnir.domain.model import (
+    PlayerId,
+    Round,
+    RulesLevel,
+    Settings,
+    StaffRole,
+    TournamentFormat,
+)
 from turnir.domain.results import MatchResult, PointsTable, parse_result
 from turnir.domain.standings import StandingRow, TieBreak
 from turnir.domain.tournament import Tournament
@@ -263,11 +271,17 @@ class StandingOut(BaseModel):
     penalties: dict[str, int]
     lot: int
     decided_by: str | None
+    draft_table: int | None = Field(
+        default=None, description="the player's draft table (T-8); null without draft tables")
+    table_place: int | None = Field(
+        default=None, description="the place at his draft table; null without draft tables")
 
     @staticmethod
-    def of(t: Tournament, row: StandingRow) -> StandingOut:
+    def of(t: Tournament, row: StandingRow,
+           draft: dict[PlayerId, tuple[int, int]] | None = None) -> StandingOut:
         p = t.player(row.player)
         pen = row.penalties
+        table, place = (draft or {}).get(p.id, (None, None))
         return StandingOut(
             place=row.place, player=p.id, name=p.name, dropped=p.dropped_after is not None,
             points=row.points, wins=row.wins, draws=row.draws, losses=row.losses, byes=row.byes,
@@ -276,7 +290,8 @@ class StandingOut(BaseModel):
             second_order_quality=row.second_order_quality,
             penalties={"match_losses": pen.match_losses, "game_losses": pen.game_losses,
                        "penalty_points": pen.penalty_points, "warnings": pen.warnings},
-            lot=row.lot, decided_by=row.decided_by.value if row.decided_by else None)
+            lot=row.lot, decided_by=row.decided_by.value if row.decided_by else None,
+            draft_table=table, table_place=place)
 
 
 class TiebreakOut(_Out):
@@ -303,21 +318,32 @@ class StandingsOut(BaseModel):
     @staticmethod
     def of(view: StandingsView) -> StandingsOut:
         t = view.tournament
+        draft = table_places(t, view.standings) if t.tables else {}
         return StandingsOut(tournament=view.info.id, swiss_rounds_played=len(t.swiss_rounds),
                             tiebreaks=[TiebreakOut.of(tb) for tb in TieBreak],
-                            rows=[StandingOut.of(t, row) for row in view.standings.rows])
+                            rows=[StandingOut.of(t, row, draft) for row in view.standings.rows])
 
 
 class PlaceOut(BaseModel):
     place: int
     player: int
     name: str
+    draft_table: int | None = Field(
+        default=None, description="the player's draft table (T-8); null without draft tables")
+    table_place: int | None = Field(
+        default=None, description="the place at his draft table in the Swiss standings; null "
+                                  "without draft tables")
 
     @staticmethod
-    def places(seats: list[Seat]) -> list[PlaceOut]:
-        """Final places from the first on."""
-        return [PlaceOut(place=i, player=s.number, name=s.name)
-                for i, s in enumerate(seats, start=1)]
+    def places(seats: list[Seat], t: Tournament | None = None) -> list[PlaceOut]:
+        """Final places from the first on (with each player's draft table and place at it)."""
+        draft = table_places(t, t.standings()) if t is not None and t.tables else {}
+        out = []
+        for i, s in enumerate(seats, start=1):
+            table, place = draft.get(s.number, (None, None))
+            out.append(PlaceOut(place=i, player=s.number, name=s.name, draft_table=table,
+                                table_place=place))
+        return out
 
 
 class FinishIn(_In):

@@ -11,6 +11,9 @@ for a Russian Excel: UTF-8 with a BOM, ``;``; formula injection neutralised).
   ``…/final-places/export?format=…`` beside the JSON ``…/standings`` and ``…/final-places``
   (a separate path: the JSON routes keep their one response type).
 
+A draft event with draft tables (T-8) gets two more columns after the player: his draft table
+and his place at it (the standings within each table); other events' files are as before.
+
 The page's "W-D-L" and penalties columns ("2-1-0", "0/1/0/2") become one number column each:
 Excel would take a text such as "2-1-0" for a date.
 """
@@ -25,7 +28,8 @@ from urllib.parse import quote
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 
-from turnir.domain.model import Player, Status
+from turnir.domain.draft.tables import table_places
+from turnir.domain.model import Player, PlayerId, Status
 from turnir.domain.standings import TieBreak
 from turnir.formats.table_export import Cell, Table, csv_bytes, xlsx_bytes
 from turnir.services.common import Database
@@ -54,6 +58,7 @@ WINS, DRAWS, LOSSES = N_("Wins"), N_("Draws"), N_("Losses")
 PENALTY_PARTS = (N_("Penalty match losses"), N_("Penalty game losses"), N_("Penalty points"),
                  N_("Warnings"))
 ABOVE_NEXT, DROPPED = N_("Above next by"), N_("Dropped after round")
+DRAFT_TABLE, TABLE_PLACE = N_("Draft table"), N_("Place at table")
 STANDINGS, PLACES = N_("Standings"), N_("Final places")
 ORDER = (TieBreak.QUALITY_OF_WINS, TieBreak.QUALITY_OF_LOSSES, TieBreak.QUALITY_OF_GAMES,
          TieBreak.SECOND_ORDER_QUALITY)
@@ -77,6 +82,19 @@ def _person(p: Player, city: bool, club: bool) -> list[Cell]:
     return cells + ([p.city] if city else []) + ([p.club] if club else [])
 
 
+def _draft_header(draft: dict[PlayerId, tuple[int, int]],
+                  gettext: Callable[[str], str]) -> list[str]:
+    """The draft table and place-at-table columns' header (none without draft tables)."""
+    return [gettext(DRAFT_TABLE), gettext(TABLE_PLACE)] if draft else []
+
+
+def _draft_cells(draft: dict[PlayerId, tuple[int, int]], pid: PlayerId) -> list[Cell]:
+    """A player's draft table and place at it (T-8); empty cells for one without a place."""
+    if not draft:
+        return []
+    return list(draft[pid]) if pid in draft else ["", ""]
+
+
 def standings_table(view: StandingsView, gettext: Callable[[str], str], locale: str) -> Table:
     """The standings page's table: place, player, points, record, tiebreaks, penalties, lot
     and the criterion that put each player above the next."""
@@ -84,6 +102,8 @@ def standings_table(view: StandingsView, gettext: Callable[[str], str], locale: 
     city, club = _where(t.players)
     header = [gettext(PLACE), gettext(NUMBER), gettext(PLAYER)]
     header += ([gettext(CITY)] if city else []) + ([gettext(CLUB)] if club else [])
+    draft = table_places(t, view.standings) if t.tables else {}
+    header += _draft_header(draft, gettext)
     header += [_tiebreak_name(TieBreak.POINTS, locale), gettext(WINS), gettext(DRAWS),
                gettext(LOSSES)]
     header += [_tiebreak_name(tb, locale) for tb in ORDER]
@@ -93,7 +113,8 @@ def standings_table(view: StandingsView, gettext: Callable[[str], str], locale: 
     for row in view.standings.rows:
         p = t.player(row.player)
         pen = row.penalties
-        cells: list[Cell] = [row.place, *_person(p, city, club), row.points, row.wins,
+        cells: list[Cell] = [row.place, *_person(p, city, club),
+                             *_draft_cells(draft, p.id), row.points, row.wins,
                              row.draws, row.losses, row.quality_of_wins,
                              row.quality_of_losses, row.quality_of_games,
                              row.second_order_quality, pen.match_losses, pen.game_losses,
@@ -112,8 +133,11 @@ def places_table(db: Database, tid: int, gettext: Callable[[str], str]) -> tuple
     city, club = _where(t.players)
     header = [gettext(PLACE), gettext(NUMBER), gettext(PLAYER)]
     header += ([gettext(CITY)] if city else []) + ([gettext(CLUB)] if club else [])
+    draft = table_places(t, t.standings()) if t.tables else {}
+    header += _draft_header(draft, gettext)
     seats = final_places(t, closed=details.info.status is Status.FINISHED)
-    rows = tuple((place, *_person(t.player(seat.number), city, club))
+    rows = tuple((place, *_person(t.player(seat.number), city, club),
+                  *_draft_cells(draft, seat.number))
                  for place, seat in enumerate(seats, start=1))
     name = details.info.name
     return name, Table(f"{gettext(PLACES)} {name}", tuple(header), rows)
