@@ -47,7 +47,13 @@ def N_(text: str) -> str:
 
 STATUS_NAMES = {"registration": N_("Registration"), "running": N_("Running"),
                 "finished": N_("Finished")}
-FORMAT_NAMES = {"swiss": N_("Swiss"), "draft": N_("Draft"), "constructed": N_("Constructed")}
+FORMAT_NAMES = {"swiss": N_("Swiss"), "draft": N_("Draft"), "constructed": N_("Constructed"),
+                # a rating report's rated format (``RatedFormat``, R-5) besides the above
+                "starter_constructed": N_("Starter constructed"),
+                "draft_1_booster": N_("Draft, 1 booster"),
+                "draft_2_boosters": N_("Draft, 2 boosters"),
+                "draft_3_boosters": N_("Draft, 3 boosters"),
+                "draft_4_boosters": N_("Draft, 4 boosters")}
 LEVEL_NAMES = {"amateur": N_("Amateur"), "professional": N_("Professional"),
                "highest": N_("Highest")}
 KIND_NAMES = {"match": N_("Match"), "bye": N_("Bye"), "privilege_bye": N_("Privilege bye")}
