@@ -359,6 +359,7 @@ class LogFamily(StrEnum):
     STAFF = "staff"
     RATINGS = "ratings"
     DECKS = "decks"
+    DRAFT = "draft"
     TOURNAMENT = "tournament"
     OTHER = "other"
 
@@ -372,8 +373,8 @@ _FAMILY_PREFIXES: tuple[tuple[str, LogFamily], ...] = (
     ("judging.", LogFamily.PENALTIES), ("judge.", LogFamily.STAFF),
     ("staff.", LogFamily.STAFF), ("rating.", LogFamily.RATINGS),
     ("tournament.", LogFamily.TOURNAMENT), ("robot.", LogFamily.TOURNAMENT),
-    ("deck.", LogFamily.DECKS), ("format.", LogFamily.TOURNAMENT),
-    ("draft.", LogFamily.TOURNAMENT),
+    ("deck.draft_", LogFamily.DRAFT), ("deck.", LogFamily.DECKS),
+    ("format.", LogFamily.TOURNAMENT), ("draft.", LogFamily.DRAFT),
 )
 
 

@@ -24,6 +24,7 @@ from turnir.services.online import ROBOT_ACTOR
 from turnir.services.player_match import SELF_DROP_REASON
 from turnir.services.schedules import ACTOR as SCHEDULE_ACTOR
 from turnir.services.schedules import cancel_reason
+from turnir.web.audit_draft_words import DRAFT_ACTIONS, DRAFT_DESCRIBE
 from turnir.web.i18n import Formats
 from turnir.web.templating import N_, ROLE_NAMES
 
@@ -87,6 +88,7 @@ ACTIONS = {
     "deck.check_add": N_("Deck check added by a judge"),
     "deck.check_done": N_("Deck check done"),
     "deck.publish": N_("Top decks published"),
+    **DRAFT_ACTIONS,  # issue 14
 }
 """Every action the log knows, in words (``services.*``: ``change.log(…, action, …)``)."""
 
@@ -94,7 +96,7 @@ FAMILIES = {
     LogFamily.RESULTS: N_("Results"), LogFamily.ROUNDS: N_("Rounds"),
     LogFamily.PLAYERS: N_("Players"), LogFamily.PENALTIES: N_("Penalties"),
     LogFamily.STAFF: N_("Staff"), LogFamily.RATINGS: N_("Rating"),
-    LogFamily.DECKS: N_("Decks"),
+    LogFamily.DECKS: N_("Decks"), LogFamily.DRAFT: N_("Draft"),
     LogFamily.TOURNAMENT: N_("Tournament"), LogFamily.OTHER: N_("Other changes"),
 }
 """The filter's choices."""
@@ -104,7 +106,7 @@ OTHER_CHANGES = {
     LogFamily.PLAYERS: N_("A change to a player"),
     LogFamily.PENALTIES: N_("A change to the penalties"),
     LogFamily.STAFF: N_("A change to the staff"), LogFamily.RATINGS: N_("A change to the rating"),
-    LogFamily.DECKS: N_("A change to a deck"),
+    LogFamily.DECKS: N_("A change to a deck"), LogFamily.DRAFT: N_("A change to the draft"),
     LogFamily.TOURNAMENT: N_("A change to the tournament"), LogFamily.OTHER: N_("Another change"),
 }
 """An action not in ``ACTIONS`` (a new one), by its family."""
@@ -395,5 +397,6 @@ _DESCRIBE: dict[str, Describe] = {
     "deck.check_draw": _deck_check, "deck.check_add": _deck_check,
     "deck.check_done": _deck_check, "deck.publish": _publish, "format.tournament": _deck_format,
     "schedule.open": lambda w, e, before, after: str(after.get("schedule") or ""),
+    **DRAFT_DESCRIBE,
 }
 """By action, else by its first word; anything else: its round and table."""
