@@ -218,6 +218,11 @@ def test_issue14_eight_players_draft_three_boosters_and_nobody_waits_on_a_discon
         stop.set()
         thread.join(timeout=30)
     assert time.monotonic() - started < DEADLINE
+    org.set_viewport_size(PHONE)  # the staff's table on a phone: every column, in the width
+    org.goto(f"{live_server.url}/t/{tid}/draft/live")
+    table = org.locator("#draft-table-1 table.draft-seats")
+    expect(table.locator("th.picks")).to_be_visible()
+    assert table.evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
     assert [p.errors for p in api] == [[]] * len(api)
     assert api[0].late_status == 409  # the late pick after the timeout: refused, not applied
 
