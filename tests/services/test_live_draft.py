@@ -269,6 +269,9 @@ def test_the_demo_seats_player1_in_a_live_draft_they_can_pick_in(db: Database) -
     picked = pick_card(db, drafts[0], account_id=account.id, booster=view.booster,
                        cards_left=view.cards_left, card=view.cards[0].uid)
     assert picked.pool == view.cards[:1]
+    # the judges' table shows the seven simulated seats as dropped: the name says so (fix f2)
+    rows = table_draft(db, drafts[0], 1, account_id=None).rows
+    assert [r.dropped for r in rows].count(True) == 7 and "выбирает сервер" in DEMO_LIVE_DRAFT
 
 
 def test_d4_the_same_pick_sent_at_once_from_four_connections_is_applied_once(
