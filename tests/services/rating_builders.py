@@ -10,12 +10,14 @@ from decimal import Decimal
 
 from sqlalchemy import and_, or_, select, update
 
+from turnir.domain.draft.plan import DEFAULT_PLAN_TABLETOP
 from turnir.domain.model import Settings
 from turnir.domain.ratings import replay_changes
 from turnir.domain.results import parse_result
 from turnir.formats.players_csv import PlayerLine
 from turnir.formats.rating_list import RatingListLine
 from turnir.services.common import TournamentFormat
+from turnir.services.draft_setup import seat_draft, set_draft_plan
 from turnir.services.judges import JudgeRole, add_judge
 from turnir.services.players import drop_player, register_players
 from turnir.services.rating_lists import import_rating_list
@@ -56,6 +58,9 @@ def finished_event(db: Database, players: Sequence[str], *, name: str = "Тур�
         drop_player(db, tid, name_, actor=ORGANIZER, reason="did not come")
     if head is not None:
         add_judge(db, tid, name=head, role=JudgeRole.HEAD_JUDGE, actor=ORGANIZER)
+    if format is TournamentFormat.DRAFT:  # round 1 of a draft needs its seating (D-2)
+        set_draft_plan(db, tid, actor=ORGANIZER, plan=DEFAULT_PLAN_TABLETOP)
+        seat_draft(db, tid, actor=ORGANIZER, method="lot")
     for _ in range(info.settings.swiss_rounds or 0):
         view = start_round(db, tid, actor=ORGANIZER)
         for line in view.round.pairings:

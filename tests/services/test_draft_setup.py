@@ -87,6 +87,7 @@ def test_d3_seating_by_standings_after_a_finished_round(db: Database) -> None:
     tid = draft_event(db, 16, rounds=4)
     with pytest.raises(ConflictError, match="needs a played round"):
         seat_draft(db, tid, actor=DRAFT_ORGANIZER, method="standings")
+    seat_draft(db, tid, actor=DRAFT_ORGANIZER, method="lot")  # round 1 needs a seating (D-2)
     play_round(db, tid, "2-0")
     with reading(db) as tx:
         order = load_tournament(tx, tid).standings().order()

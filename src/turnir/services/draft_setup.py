@@ -81,6 +81,13 @@ class SeatingView:
     seed: str
     """The string the seating was drawn from (``random.Random(seed)``)."""
 
+    @property
+    def draw(self) -> tuple[str, str]:
+        """The seed as people read it: the tournament's lot and the seating's number (``seed``
+        is ``"<lot>/draft/seating/<n>"``)."""
+        lot, _, number = self.seed.rpartition("/draft/seating/")
+        return (lot, number) if lot else (self.seed, "1")
+
 
 @dataclass(frozen=True, slots=True)
 class DraftPageView:
@@ -104,6 +111,8 @@ class DraftPageView:
     can_seat_by_standings: bool
     live_started: bool
     top_size: int
+    unseated: tuple[str, ...] = ()
+    """Before the live draft: the players still in without a seat (added after the seating)."""
 
 
 def plan_in(tx: Tx, tournament_id: int) -> DraftPlan | None:
@@ -250,6 +259,59 @@ def _check_stage(t: Tournament, method: str) -> None:
                                 code="seating_closed", round=current.number)
 
 
+def unseated_in(tx: Tx, tournament_id: int, seating: Seating | None,
+                t: Tournament | None = None) -> tuple[str, ...]:
+    """The names of the players still in (not dropped) who have no seat in ``seating`` (a
+    player added after the seating, issue 14 QA): empty without a seating."""
+    if seating is None:
+        return ()
+    seated = seating.mapping
+    players = (t or load_tournament(tx, tournament_id)).players
+    return tuple(p.name for p in players if p.dropped_after is None and p.id not in seated)
+
+
+def check_live_start(tx: Tx, tournament_id: int) -> tuple[DraftPlan, Seating]:
+    """The plan and the seating a live draft starts from, once it may start: both set, round
+    1 not paired yet and every player still in seated (D-2; ``services.live_draft``)."""
+    plan, seating = plan_in(tx, tournament_id), seating_in(tx, tournament_id)
+    if plan is None or seating is None:
+        raise UserError("set the draft plan and seat the players before the live draft "
+                        "starts", code="draft_not_ready")
+    t = load_tournament(tx, tournament_id)
+    if t.rounds:
+        raise ConflictError("round 1 is already paired; a live draft is held before round 1",
+                            code="draft_round_paired")
+    missing = unseated_in(tx, tournament_id, seating, t)
+    if missing:
+        raise ConflictError("not seated: {names}; seat the players again on the Draft page",
+                            code="draft_unseated", names=", ".join(missing)[:300])
+    return plan, seating
+
+
+def round_one_blocker(tx: Tx, tournament_id: int) -> str | None:
+    """Why round 1 of a draft cannot be paired yet: ``"seat"`` (the players are not seated at
+    draft tables, D-2), ``"live"`` (a live draft was started and is not over); ``None``: it
+    can, or the tournament is not a draft."""
+    if tournament_row(tx, tournament_id)["format"] != TournamentFormat.DRAFT:
+        return None
+    if seating_in(tx, tournament_id) is None:
+        return "seat"
+    drafts = live_draft_repo.drafts_of(tx, tournament_id)
+    return "live" if any(d.status != "done" for d in drafts) else None
+
+
+def check_round_one(tx: Tx, tournament_id: int) -> None:
+    """Refuse pairing round 1 of a draft before the seating (D-2) and before the live draft,
+    when one was started, is over (``services.rounds``)."""
+    blocker = round_one_blocker(tx, tournament_id)
+    if blocker == "seat":
+        raise ConflictError("seat the players at the draft tables on the Draft page before "
+                            "pairing round 1 (D-2)", code="draft_not_seated")
+    if blocker == "live":
+        raise ConflictError("the live draft is not over yet; pair round 1 once every draft "
+                            "table has made its last pick", code="draft_not_done")
+
+
 def draft_page(db: Database, tournament_id: int, *,
                account_id: int | None) -> DraftPageView:
     """The draft setup page: the plan, the seating and what the organizer may do now."""
@@ -261,6 +323,8 @@ def draft_page(db: Database, tournament_id: int, *,
         manage = account_id is not None and StaffRole.ORGANIZER in staff_roles_in(
             tx, tournament_id, account_id)
         live = bool(live_draft_repo.seatings(tx, tournament_id))
+        unseated = () if live else unseated_in(tx, tournament_id,
+                                                  seating_in(tx, tournament_id), t)
     shown = plan or default_plan(DraftProfile.TABLETOP)
     present = [p for p in t.players if p.dropped_after is None]
     try:
@@ -275,5 +339,5 @@ def draft_page(db: Database, tournament_id: int, *,
         seating=seating, table_counts=counts, players=len(present), manage=manage,
         can_seat_by_lot=open_event and not t.rounds and bool(counts),
         can_seat_by_standings=open_event and current is not None and current.finished,
-        live_started=live, top_size=t.settings.top_size,
+        live_started=live, top_size=t.settings.top_size, unseated=unseated,
     )

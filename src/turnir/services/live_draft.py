@@ -50,7 +50,7 @@ from turnir.services.booster_templates import booster_templates as booster_templ
 from turnir.services.booster_templates import save_booster_template as save_booster_template
 from turnir.services.cards import card_catalogue
 from turnir.services.common import Database, Tx, changing, reading, refuse_when_finished
-from turnir.services.draft_setup import plan_in, seating_in
+from turnir.services.draft_setup import check_live_start, plan_in, seating_in
 from turnir.services.judges import (
     ANY_STAFF,
     HEAD_OR_ORGANIZER,
@@ -250,10 +250,7 @@ def start_live_draft(db: Database, tournament_id: int, *, actor: str, account_id
         if row["format"] != TournamentFormat.DRAFT:
             raise UserError("tournament #{tournament} is not a draft", code="not_draft",
                             tournament=tournament_id)
-        plan, seating = plan_in(tx, tournament_id), seating_in(tx, tournament_id)
-        if plan is None or seating is None:
-            raise UserError("set the draft plan and seat the players before the live draft "
-                            "starts", code="draft_not_ready")
+        plan, seating = check_live_start(tx, tournament_id)
         if live_draft_repo.drafts_of(tx, tournament_id):
             raise ConflictError("the live draft of tournament #{tournament} has already "
                                 "started", code="draft_started", tournament=tournament_id)

@@ -15,8 +15,8 @@ from turnir.domain.model import StaffRole, Stage, Status
 from turnir.domain.tournament import Phase, Tournament
 from turnir.errors import ConflictError
 from turnir.services.common import Database, TournamentInfo, reading, tournament_info
-from turnir.services.deck_formats import tournament_format_in
-from turnir.services.decks import list_decks
+from turnir.services.decks import list_decks, takes_decks_in
+from turnir.services.draft_setup import round_one_blocker
 from turnir.services.judges import list_judges
 from turnir.services.players import list_players_in
 from turnir.services.round_clock import (
@@ -40,6 +40,9 @@ class Step(StrEnum):
     """The Swiss rounds are over: pair the top's first round."""
     RESULTS = "results"
     """Results are missing in the current round."""
+    DRAFT = "draft"
+    """Before round 1 of a draft: seat the players on the «Драфт» page (D-2) or let the live
+    draft finish (``draft_blocker`` says which)."""
     FINISH = "finish"
     """The last round is played: finish the tournament."""
     DONE = "done"
@@ -81,14 +84,17 @@ class Wizard:
     no_legal_deck: tuple[tuple[int, str], ...] = ()
     """Before round 1 of a tournament with a deck format: the players (number, name) still in
     without a legal deck (a warning: pairing is allowed all the same)."""
+    draft_blocker: str | None = None
+    """Before round 1 of a draft: ``"seat"`` (not seated yet) or ``"live"`` (the live draft is
+    not over; ``services.draft_setup.round_one_blocker``)."""
 
 
-def _step(info: TournamentInfo, t: Tournament) -> Step:
+def _step(info: TournamentInfo, t: Tournament, blocker: str | None) -> Step:
     current = t.current_round
     if info.status is Status.FINISHED:
         return Step.DONE
     if current is None:
-        return Step.PAIR
+        return Step.DRAFT if blocker else Step.PAIR
     if not current.finished:
         return Step.RESULTS
     if t.phase is Phase.FINISHED:
@@ -105,7 +111,8 @@ def round_wizard(db: Database, tournament_id: int) -> Wizard:
         t = load_tournament(tx, tournament_id)
         players = list_players_in(tx, tournament_id)
         minutes = clock_repo.clock_minutes(tx, tournament_id)
-        decks = tournament_format_in(tx, tournament_id)
+        decks = takes_decks_in(tx, tournament_id)  # a format's name, or «Драфт» (D-6)
+        blocker = round_one_blocker(tx, tournament_id) if not t.rounds else None
     current = t.current_round
     started = info.status is Status.REGISTRATION and any(p.checked_in for p in players)
     unchecked = tuple(p.name for p in players
@@ -114,7 +121,7 @@ def round_wizard(db: Database, tournament_id: int) -> Wizard:
                      if current is not None and current.number == 1 and p.dropped_after == 0)
     matches = [] if current is None else [p for p in current.pairings if not p.is_bye]
     return Wizard(
-        info=info, step=_step(info, t), next_round=len(t.rounds) + 1,
+        info=info, step=_step(info, t, blocker), next_round=len(t.rounds) + 1,
         round=None if current is None else current.number,
         top_round=current is not None and current.stage is Stage.TOP,
         open_tables=tuple(p.table for p in matches if not p.finished),
@@ -124,8 +131,9 @@ def round_wizard(db: Database, tournament_id: int) -> Wizard:
         clock_minutes=minutes,
         timer=None if current is None else round_timer(db, tournament_id, current.number),
         head_judge=any(j.role is StaffRole.HEAD_JUDGE for j in list_judges(db, tournament_id)),
-        deck_format=None if decks is None else decks.format.name,
+        deck_format=decks,
         no_legal_deck=_no_legal_deck(db, tournament_id) if decks and current is None else (),
+        draft_blocker=blocker,
     )
 
 

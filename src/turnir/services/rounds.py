@@ -22,6 +22,7 @@ from turnir.services.common import (
     refuse_when_finished,
     touch_tournament,
 )
+from turnir.services.draft_setup import check_round_one
 from turnir.services.eligibility import check_head_judge_at_start
 from turnir.services.judges import ORGANIZER_ONLY, check_staff
 from turnir.services.penalty_effects import decide_waiting_match_losses
@@ -109,6 +110,8 @@ def _pair(change: Change, tournament_id: int, expected_version: int | None,
     if row["status"] == Status.REGISTRATION:
         check_head_judge_at_start(conn, tournament_id)  # J-8
     t = load_tournament(conn, tournament_id)
+    if not t.rounds:
+        check_round_one(conn, tournament_id)  # a draft: seated (D-2), the live draft over
     if top and (t.settings.top_size == 0 or t.top_rounds
                 or len(t.swiss_rounds) < t.swiss_rounds_planned):
         if t.settings.top_size == 0:

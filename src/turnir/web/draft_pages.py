@@ -11,7 +11,8 @@ JavaScript (HTMX replaces the page's main part; without it a 303 back to the pag
 
 from __future__ import annotations
 
-from typing import Annotated
+from enum import StrEnum
+from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -26,6 +27,7 @@ from turnir.domain.draft.plan import (
     PoolUse,
     make_plan,
 )
+from turnir.errors import Term, UserError
 from turnir.services.draft_setup import draft_page, seat_draft, set_draft_plan
 from turnir.web.deps import (
     OrganizerDep,
@@ -37,12 +39,14 @@ from turnir.web.deps import (
     render,
     require_csrf,
 )
+from turnir.web.form_fields import number_field
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
-Boosters = Annotated[int, Form(ge=0, le=MAX_BOOSTERS)]
-Seconds = Annotated[int, Form(ge=0, le=600)]
-DeckMin = Annotated[int, Form(ge=DECK_MIN_RANGE[0], le=DECK_MIN_RANGE[1])]
+Field = Annotated[str, Form(max_length=20)]
+"""A plan form's field as typed: read by ``_whole`` / ``_choice`` so that a refusal names the
+field by its label (issue 14 QA: not pydantic's «Twelves: нужно значение»)."""
+Choice = TypeVar("Choice", bound=StrEnum)
 RANGES = {"pick": PICK_SECONDS_RANGE, "per_card": PER_CARD_RANGE, "review": REVIEW_RANGE,
           "deck_min": DECK_MIN_RANGE}
 """The plan form's bounds (``turnir.domain.draft.plan``), shown as the inputs' min and max."""
@@ -71,18 +75,44 @@ def setup_page(request: Request, state: StateDep, visitor: VisitorDep,
     return _page(request, state, tid, None if account is None else account.id)
 
 
+def _whole(text: str, what: Term, bounds: tuple[int, int]) -> int:
+    """A whole number typed in a plan field, within ``bounds``; an empty field is refused like
+    a wrong one (every field of the plan form is required: nothing is saved silently as 0)."""
+    low, high = bounds
+    found = number_field(text, what, low=low, high=high)
+    if found is None:
+        raise UserError("{what}: a whole number from {low} to {high}", code="bad_number",
+                        what=what, low=low, high=high)
+    return found
+
+
+def _choice(text: str, kind: type[Choice], what: Term) -> Choice:
+    try:
+        return kind(text.strip())
+    except ValueError:
+        raise UserError("{what}: choose one of the offered options", code="bad_choice",
+                        what=what) from None
+
+
 @router.post("/t/{tid}/draft/plan")
 def save_plan(request: Request, state: StateDep, staff: OrganizerDep, tid: TournamentPath,
-              twelves: Boosters, sevens: Boosters,
-              profile: Annotated[DraftProfile, Form()],
-              single: Annotated[PoolUse, Form()] = PoolUse.HAND,
-              pick_seconds: Seconds = PICK_SECONDS_RANGE[0],
-              pick_seconds_per_card: Seconds = 0, review_seconds: Seconds = 0,
-              deck_min: DeckMin = DECK_MIN_RANGE[0]) -> Response:
-    """The organizer sets the draft plan (checked by ``make_plan``, D-1, D-8)."""
-    plan = make_plan(twelves=twelves, sevens=sevens, profile=profile, single=single,
-                     pick_seconds=pick_seconds, pick_seconds_per_card=pick_seconds_per_card,
-                     review_seconds=review_seconds, deck_min=deck_min)
+              twelves: Field = "", sevens: Field = "", profile: Field = "",
+              single: Field = PoolUse.HAND.value, pick_seconds: Field = "",
+              pick_seconds_per_card: Field = "", review_seconds: Field = "",
+              deck_min: Field = "") -> Response:
+    """The organizer sets the draft plan (checked by ``make_plan``, D-1, D-8); a refused
+    field is named by its label."""
+    plan = make_plan(
+        twelves=_whole(twelves, Term("boosters of 12 cards"), (0, MAX_BOOSTERS)),
+        sevens=_whole(sevens, Term("boosters of 7 cards"), (0, MAX_BOOSTERS)),
+        profile=_choice(profile, DraftProfile, Term("the draft profile")),
+        single=_choice(single, PoolUse, Term("what one booster makes")),
+        pick_seconds=_whole(pick_seconds, Term("pick time"), PICK_SECONDS_RANGE),
+        pick_seconds_per_card=_whole(pick_seconds_per_card,
+                                     Term("seconds for each card in the booster"),
+                                     PER_CARD_RANGE),
+        review_seconds=_whole(review_seconds, Term("review time"), REVIEW_RANGE),
+        deck_min=_whole(deck_min, Term("smallest deck"), DECK_MIN_RANGE))
     set_draft_plan(state.db, tid, actor=staff.actor, account_id=staff.account_id, plan=plan)
     return _done(request, state, tid, staff.account_id)
 

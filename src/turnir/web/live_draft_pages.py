@@ -45,10 +45,11 @@ from turnir.domain.draft.boosters import (
 )
 from turnir.domain.draft.engine import PickRefused
 from turnir.errors import UserError
+from turnir.i18n import error_text
 from turnir.services import booster_templates, live_draft
 from turnir.services.booster_templates import TemplateInfo
 from turnir.services.cards import card_catalogue
-from turnir.services.draft_setup import draft_plan
+from turnir.services.draft_setup import draft_plan, draft_seating
 from turnir.web.deps import (
     HeadDep,
     JudgesDep,
@@ -60,12 +61,15 @@ from turnir.web.deps import (
     VisitorDep,
     entered,
     formats_for,
+    get_visitor,
     gettext_for,
     is_htmx,
     render,
     require_csrf,
 )
+from turnir.web.errors import status_of
 from turnir.web.security import JUDGES, ORGANIZER, PLAYERS, Forbidden
+from turnir.web.staff import Staff
 from turnir.web.templating import N_
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
@@ -199,10 +203,21 @@ def live_page(request: Request, state: StateDep, staff: JudgesDep,
     if is_htmx(request):
         return render(request, "_live_draft_tables.html", tables=tables, tid=tid,
                       **_helpers(request))
+    return _live_page(request, state, staff, tid, tables)
+
+
+def _live_page(request: Request, state: StateDep, staff: Staff, tid: int,
+               tables: Sequence[live_draft.TableDraftView], *,
+               refusal: UserError | None = None) -> HTMLResponse:
+    """The live draft's page; ``refusal``: why the start was refused, shown above the start
+    form with the page's status for it (issue 14 QA: not a bare error page)."""
     plan = draft_plan(state.db, tid)
     templates = booster_templates.booster_templates(state.db) if staff.is_organizer else []
+    refused = None if refusal is None else error_text(refusal, get_visitor(request).locale)
     return render(request, "live_draft_tables.html", tables=tables, tid=tid, tab="draft",
-                  plan=plan, templates=templates,
+                  plan=plan, templates=templates, refused=refused,
+                  status=200 if refusal is None else status_of(refusal),
+                  seated=draft_seating(state.db, tid) is not None,
                   title=gettext_for(request)("Live draft"), **_helpers(request))
 
 
@@ -214,12 +229,16 @@ async def start(request: Request, state: StateDep, staff: OrganizerDep,
     form = await request.form()
     chosen = [str(form.get(f"booster_{i}", "") or "")[:12] for i in range(1, 5)]
     ids = [int(v) if v.isdigit() else 0 for v in chosen if v != ""]
-    if any(ids) and not all(ids):
-        raise UserError("choose a booster template for every booster, or the standard "
-                        "booster for all of them", code="bad_template")
     template_ids = ids if any(ids) else None
-    live_draft.start_live_draft(state.db, tid, actor=staff.actor, account_id=staff.account_id,
-                                template_ids=template_ids)
+    try:
+        if any(ids) and not all(ids):
+            raise UserError("choose a booster template for every booster, or the standard "
+                            "booster for all of them", code="bad_template")
+        live_draft.start_live_draft(state.db, tid, actor=staff.actor,
+                                    account_id=staff.account_id, template_ids=template_ids)
+    except UserError as refusal:  # shown on the live page, above its start form
+        tables = live_draft.draft_overview(state.db, tid, account_id=staff.account_id)
+        return _live_page(request, state, staff, tid, tables, refusal=refusal)
     return _back(request, f"/t/{tid}/draft/live")
 
 

@@ -34,6 +34,7 @@ from turnir.web.deps import (
     WebState,
     formats_for,
     has_decks,
+    is_draft,
     is_htmx,
     page_context,
     render,
@@ -65,7 +66,8 @@ def _shell(request: Request, state: WebState, visitor: Visitor, tid: int, body: 
            tab: str) -> HTMLResponse:
     ctx = page_context(request, visitor, state.settings)
     ctx.update(title=body.title, body=body.html, tid=tid, tab=tab, has_top=body.has_top,
-               staff=staff_of(request, tid))  # the judges' tabs for this tournament's staff
+               staff=staff_of(request, tid),  # the judges' tabs for this tournament's staff
+               is_draft=is_draft(request, tid))  # the tab «Драфт» here too (issue 14 QA)
     if visitor.account is None:
         ctx["csrf_token"] = ""  # a cached page carries no one's token
     return HTMLResponse(state.templates.render(visitor.locale, "public_page.html", ctx))
@@ -161,7 +163,8 @@ def pairings(request: Request, state: StateDep, visitor: VisitorDep, tid: Tourna
         return found.info.name, "pairings_part.html", dict(
             info=found.info, rnd=rnd, rows=rows, by=order, page=page, pages=pages_count,
             timer=found.timer, rounds=[r.number for r in t.rounds],
-            floats=pages.round_floats_named(t, rnd.number) if judge else [])
+            floats=pages.round_floats_named(t, rnd.number) if judge else [],
+            draft=dict(t.tables) if rnd.stage.value == "swiss" else {})  # T-8: draft tables
 
     return cached(request, state, visitor, tid, "pairings", (round, order, page, judge), make)
 
