@@ -200,7 +200,7 @@ def _top(db: Database, tid: int) -> Part:
     t = details.tournament
     return details.info.name, "top_part.html", dict(
         info=details.info, columns=views.bracket(t), champion=views.champion(t),
-        size=t.settings.top_size)
+        size=t.settings.top_size, draft=dict(t.tables))  # draft table per player (T-8)
 
 
 def _places(db: Database, tid: int, publish: bool) -> Part:
