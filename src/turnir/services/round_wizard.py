@@ -87,6 +87,8 @@ class Wizard:
     draft_blocker: str | None = None
     """Before round 1 of a draft: ``"seat"`` (not seated yet) or ``"live"`` (the live draft is
     not over; ``services.draft_setup.round_one_blocker``)."""
+    draft_tables: int = 0
+    """The number of draft tables (T-8; 0 without): the top takes as many from each."""
 
 
 def _step(info: TournamentInfo, t: Tournament, blocker: str | None) -> Step:
@@ -133,7 +135,7 @@ def round_wizard(db: Database, tournament_id: int) -> Wizard:
         head_judge=any(j.role is StaffRole.HEAD_JUDGE for j in list_judges(db, tournament_id)),
         deck_format=decks,
         no_legal_deck=_no_legal_deck(db, tournament_id) if decks and current is None else (),
-        draft_blocker=blocker,
+        draft_blocker=blocker, draft_tables=len(set(t.tables.values())),
     )
 
 
