@@ -29,7 +29,8 @@ def test_the_top_button_names_the_round_and_the_bracket_shows_number_and_draft_t
     play_round(web_db, tid, seed=1)
     play_round(web_db, tid, seed=2)
     boss = clients.as_("boss")
-    assert _button(boss.get(f"/t/{tid}/manage", headers=RU).text) == "Начать ТОП (4 игроков: по 2 с каждого стола драфта)"
+    assert _button(boss.get(f"/t/{tid}/manage", headers=RU).text) == (
+        "Начать ТОП (4 игроков: по 2 с каждого стола драфта)")
     play_round(web_db, tid, seed=3)  # the semi-finals
     assert _button(boss.get(f"/t/{tid}/manage", headers=RU).text) == "Рассадить финал"
     t = get_tournament(web_db, tid).tournament
