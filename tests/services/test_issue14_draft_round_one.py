@@ -10,6 +10,7 @@ import pytest
 from tests.services.builders import ORGANIZER
 from tests.services.draft_builders import DRAFT_ORGANIZER, draft_event
 from tests.services.test_live_draft import _draft_event
+from turnir.domain.model import Settings, TournamentFormat
 from turnir.errors import ConflictError
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.draft_setup import draft_page, seat_draft
@@ -17,6 +18,7 @@ from turnir.services.live_draft import start_live_draft
 from turnir.services.players import register_players
 from turnir.services.round_wizard import Step, round_wizard
 from turnir.services.rounds import start_round
+from turnir.services.tournaments import create_tournament
 from turnir.storage.database import Database
 
 
@@ -63,3 +65,15 @@ def test_a_live_draft_is_not_started_after_round_one_is_paired(db: Database) -> 
     with pytest.raises(ConflictError) as refused:
         start_live_draft(db, tid, actor=ORGANIZER, account_id=None)
     assert refused.value.code == "draft_round_paired"
+
+
+def test_a_draft_without_a_plan_pairs_as_one_table_as_before(db: Database) -> None:
+    """**Decided**: an event recorded only for its results (no draft plan: the CLI, an import)
+    is not held up; the web wizard still points its organizer to the «Драфт» page."""
+    info = create_tournament(db, name="Драфт для рейтинга", actor=ORGANIZER, seed=5,
+                             format=TournamentFormat.DRAFT, settings=Settings(swiss_rounds=3))
+    tid = info.id
+    register_players(db, tid, [PlayerLine(f"Игрок {i:02d}", "Москва") for i in range(1, 9)],
+                     actor=ORGANIZER)
+    assert round_wizard(db, tid).draft_blocker == "seat"
+    assert len(start_round(db, tid, actor=ORGANIZER).round.pairings) == 4

@@ -302,9 +302,14 @@ def round_one_blocker(tx: Tx, tournament_id: int) -> str | None:
 
 def check_round_one(tx: Tx, tournament_id: int) -> None:
     """Refuse pairing round 1 of a draft before the seating (D-2) and before the live draft,
-    when one was started, is over (``services.rounds``)."""
+    when one was started, is over (``services.rounds``).
+
+    **Decided:** the seating is required once the organizer has set a draft plan, i.e. uses
+    turnir's draft; a draft-format event without a plan (one recorded only for its results and
+    the rating, e.g. through the CLI or an import) pairs as one table, as before issue 14. The
+    round wizard still leads a web organizer to the «Драфт» page first (``round_one_blocker``)."""
     blocker = round_one_blocker(tx, tournament_id)
-    if blocker == "seat":
+    if blocker == "seat" and plan_in(tx, tournament_id) is not None:
         raise ConflictError("seat the players at the draft tables on the Draft page before "
                             "pairing round 1 (D-2)", code="draft_not_seated")
     if blocker == "live":
