@@ -194,6 +194,17 @@ def test_the_my_deck_tab_is_shown_only_to_a_player_entered_in_the_tournament(
     assert f'href="/t/{tid}/deck"' in _player(clients, tid, 2).get(f"/t/{tid}").text
 
 
+def test_the_deck_tabs_are_on_the_cached_public_pages_too(web_db: Database,
+                                                          clients: Clients) -> None:
+    """Pairings, standings and the top are built from a cached shell (issue 14 QA): the
+    «Моя колода» and «Колоды» tabs must be there as on the overview."""
+    tid = _tournament(web_db)
+    player, judge = _player(clients, tid, 2), clients.as_("judge")
+    for path in (f"/t/{tid}/standings",):
+        assert f'href="/t/{tid}/deck"' in player.get(path, headers=RU).text, path
+        assert f'href="/t/{tid}/decks"' in judge.get(path, headers=RU).text, path
+
+
 def test_a_judges_change_is_shown_to_the_player_and_its_reason_in_the_log(
         web_db: Database, clients: Clients) -> None:
     tid = _tournament(web_db)

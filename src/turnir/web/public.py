@@ -32,6 +32,7 @@ from turnir.web.deps import (
     TournamentPath,
     VisitorDep,
     WebState,
+    entered,
     formats_for,
     has_decks,
     is_draft,
@@ -67,7 +68,10 @@ def _shell(request: Request, state: WebState, visitor: Visitor, tid: int, body: 
     ctx = page_context(request, visitor, state.settings)
     ctx.update(title=body.title, body=body.html, tid=tid, tab=tab, has_top=body.has_top,
                staff=staff_of(request, tid),  # the judges' tabs for this tournament's staff
-               is_draft=is_draft(request, tid))  # the tab «Драфт» here too (issue 14 QA)
+               is_draft=is_draft(request, tid),  # the tab «Драфт» here too (issue 14 QA)
+               has_decks=has_decks(request, tid))  # and «Колоды» / «Моя колода»
+    if ctx["has_decks"]:
+        ctx["entered"] = entered(request, tid)
     if visitor.account is None:
         ctx["csrf_token"] = ""  # a cached page carries no one's token
     return HTMLResponse(state.templates.render(visitor.locale, "public_page.html", ctx))
