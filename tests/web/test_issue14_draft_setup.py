@@ -84,11 +84,15 @@ def _walk(page: Any, server: LiveServer, tid: int, shots: Path, tag: str) -> Non
     expect(page.locator("nav.tabs a.on")).to_have_text("Драфт")
     page.locator("#plan-form input[name=sevens]").fill("0")
     page.locator("#plan-form input[name=twelves]").fill("3")
-    page.click("#save-plan")
-    expect(page.locator("#draft-plan-summary")).to_contain_text("12, 12, 12")
+    with page.expect_response(lambda r: r.url.endswith("/draft/plan")):
+        page.click("#save-plan")
+    # "12, 12, 12 (" — the default plan's "12, 12, 12, 12" must not pass for the new one, or the
+    # seating below races the swap of the whole section
+    expect(page.locator("#draft-plan-summary")).to_contain_text("12, 12, 12 (")
     page.select_option("#seat-form select[name=tables]", "2")
-    page.click("#seat-players")
-    expect(page.locator("#draft-table-2")).to_be_visible()
+    with page.expect_response(lambda r: r.url.endswith("/draft/seat")):  # a loaded CI worker
+        page.click("#seat-players")
+    expect(page.locator("#draft-table-2")).to_be_visible(timeout=15_000)
     assert page.url.endswith(f"/t/{tid}/draft")
     assert_fits(page, f"draft setup {tag}")
     assert_tap_targets(page, f"draft setup {tag}")
