@@ -445,4 +445,5 @@ from turnir.storage import (  # noqa: E402, F401
     tables_penalties,
     tables_ratings,
     tables_robot,
+    tables_site,
 )
