@@ -164,8 +164,8 @@ def test_item4_browser_double_click_and_back_create_one(live_server: LiveServer,
         context.close()
 
 
-def test_item4_tokens_are_freed_finished_and_forgotten() -> None:
-    tokens = FormTokens(keep_seconds=60, most=3)
+def test_item4_tokens_are_freed_finished_and_forgotten(web_db: Database) -> None:
+    tokens = FormTokens(web_db, keep_seconds=60, most=3)
     assert tokens.claim("a") is None  # free: now the caller's
     pending = tokens.claim("a")
     assert pending is not None and not pending.finished

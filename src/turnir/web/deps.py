@@ -63,8 +63,11 @@ class WebState:
     cache: PageCache
     stamps: ChangeStamps
     hasher: PasswordHasher
-    form_tokens: FormTokens = field(default_factory=FormTokens)
-    """The creating forms' one-time tokens (``turnir.web.form_once``)."""
+    form_tokens: FormTokens = field(init=False, repr=False)
+    """The creating forms' one-time tokens (``turnir.web.form_once``), kept in ``db``."""
+
+    def __post_init__(self) -> None:
+        self.form_tokens = FormTokens(self.db)
 
     @property
     def session_lifetime(self) -> timedelta:

@@ -26,10 +26,11 @@ an account). A refused change (a ``UserError``, any error)
 frees the token: the corrected form can be sent again. A request without a token (the API, an
 old page) is handled as before.
 
-Tokens are kept by the process (like the page cache, ``turnir.web.cache``), for
-``KEEP_SECONDS`` and at most ``MOST`` of them, per visitor: a token claimed by one account
-means nothing for another. A route that reads its body itself (an upload) calls
-``form_once(request, token)`` once it has the token.
+Tokens are kept in the database (``form_tokens``, ``turnir.services.form_tokens``; issue
+15), so that every worker of the server sees them, for ``KEEP_SECONDS`` and at most ``MOST``
+of them, per visitor: a token claimed by one account means nothing for another. A waiting
+request polls the database every ``POLL_SECONDS``. A route that reads its body itself (an
+upload) calls ``form_once(request, token)`` once it has the token.
 """
 
 from __future__ import annotations
@@ -39,18 +40,25 @@ import hashlib
 import json
 import re
 import secrets
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated
 
+import anyio
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
 
 from turnir.errors import UserError
+from turnir.services.common import Database
+from turnir.services.form_tokens import (
+    TokenRow,
+    claim_token,
+    finish_token,
+    release_token,
+    token_key,
+)
 from turnir.web.security import CSRF_FIELD
 from turnir.web.templating import N_
 
@@ -60,6 +68,7 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 KEEP_SECONDS = 6 * 3600
 MOST = 20_000
 WAIT_SECONDS = 15.0
+POLL_SECONDS = 0.05
 SAME_SECONDS = 10 * 60
 """How long the same form filled the same way counts as sent again (Back, then send)."""
 ALREADY_SENT = N_("This form has already been sent; the change was made once.")
@@ -70,59 +79,31 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
-@dataclass(slots=True)
-class _Claim:
-    at: float
-    keep: float
-    finished: bool = False
-    url: str | None = None
-
-
 class FormTokens:
-    """The tokens claimed lately: pending (its request is being handled) or finished (with the
-    page it led to). Thread-safe: routes run in worker threads."""
+    """The tokens claimed lately, kept in the database (``turnir.services.form_tokens``) so
+    that every worker sees them: pending (its request is being handled) or finished (with the
+    page it led to). The keys are SHA-256 hex digests (``_key``)."""
 
-    def __init__(self, *, keep_seconds: float = KEEP_SECONDS, most: int = MOST) -> None:
-        self._claims: OrderedDict[str, _Claim] = OrderedDict()
-        self._lock = threading.Lock()
+    def __init__(self, db: Database, *, keep_seconds: float = KEEP_SECONDS,
+                 most: int = MOST) -> None:
+        self.db = db
         self.keep_seconds = keep_seconds
         self.most = most
 
-    def claim(self, key: str, *, keep: float | None = None) -> _Claim | None:
+    def claim(self, key: str, *, keep: float | None = None) -> TokenRow | None:
         """``None`` when ``key`` was free and is now the caller's (for ``keep`` seconds, at
         most ``keep_seconds``); else its claim."""
-        now = time.monotonic()
-        with self._lock:
-            self._forget_old(now)
-            found = self._claims.get(key)
-            if found is not None and now - found.at >= found.keep:
-                del self._claims[key]
-                found = None
-            if found is None:
-                wanted = self.keep_seconds if keep is None else keep
-                self._claims[key] = _Claim(now, min(wanted, self.keep_seconds))
-            return found
+        wanted = self.keep_seconds if keep is None else keep
+        return claim_token(self.db, key, keep_seconds=min(wanted, self.keep_seconds),
+                           most=self.most)
 
     def finish(self, key: str, url: str | None) -> None:
         """The change was made; ``url`` is the page it led to (kept when already set)."""
-        with self._lock:
-            found = self._claims.get(key)
-            if found is not None and not found.finished:
-                found.finished, found.url = True, url
+        finish_token(self.db, key, url)
 
     def release(self, key: str) -> None:
         """The change was refused: the token is free again."""
-        with self._lock:
-            found = self._claims.get(key)
-            if found is not None and not found.finished:
-                del self._claims[key]
-
-    def _forget_old(self, now: float) -> None:
-        while self._claims:
-            key, first = next(iter(self._claims.items()))
-            if now - first.at < self.keep_seconds and len(self._claims) < self.most:
-                break
-            del self._claims[key]
+        release_token(self.db, key)
 
 
 class FormReplay(Exception):
@@ -164,7 +145,7 @@ def _key(request: Request, token: str) -> str:
 
     visitor = get_visitor(request)
     who = f"a{visitor.account.id}" if visitor.account is not None else visitor.csrf_nonce
-    return f"{who}|{request.url.path}|{token}"
+    return token_key(who, request.url.path, token)
 
 
 async def _claim(tokens: FormTokens, key: str, keep: float | None = None) -> None:
@@ -172,13 +153,13 @@ async def _claim(tokens: FormTokens, key: str, keep: float | None = None) -> Non
     finished (or still pending after ``WAIT_SECONDS``)."""
     waited = 0.0
     while True:
-        found = tokens.claim(key, keep=keep)
+        found = await run_in_threadpool(tokens.claim, key, keep=keep)
         if found is None:
             return
         if found.finished or waited >= WAIT_SECONDS:
             raise FormReplay(found.url)
-        await asyncio.sleep(0.05)
-        waited += 0.05
+        await asyncio.sleep(POLL_SECONDS)
+        waited += POLL_SECONDS
 
 
 def _content_key(request: Request, values: Sequence[tuple[str, str]]) -> str:
@@ -208,18 +189,23 @@ async def form_once(request: Request, token: object,
         try:
             await _claim(tokens, same, SAME_SECONDS)
         except FormReplay:
-            tokens.finish(key, None)  # this token is spent too: answered as the first one
+            # this token is spent too: answered as the first one
+            await run_in_threadpool(tokens.finish, key, None)
             raise
     try:
         yield FormOnce(tokens, key, same)
     except BaseException:
-        tokens.release(key)
-        if same is not None:
-            tokens.release(same)
+        with anyio.CancelScope(shield=True):
+            await run_in_threadpool(_settle, tokens, (key, same), release=True)
         raise
-    tokens.finish(key, None)
-    if same is not None:
-        tokens.finish(same, None)
+    await run_in_threadpool(_settle, tokens, (key, same), release=False)
+
+
+def _settle(tokens: FormTokens, keys: tuple[str | None, ...], *, release: bool) -> None:
+    """Free (``release``) or finish each of ``keys`` (``None``: not claimed)."""
+    for key in keys:
+        if key is not None:
+            tokens.release(key) if release else tokens.finish(key, None)
 
 
 @asynccontextmanager
