@@ -1,0 +1,179 @@
+"""The players of ``bench/load.py``: one asyncio task per player, all in one client process
+(``httpx.AsyncClient``), each with its own session cookie and CSRF cookie (the client's own
+cookie jar refuses every cookie, so no player ever sends another's).
+
+A player's round, as a phone with JavaScript does it (HTMX requests for the match card):
+
+1. at its arrival time (spread uniformly over the window) it opens its match card
+   ``GET /t/{tid}/me`` (the page; it carries the CSRF token of the player's forms) and the
+   public pairings ``GET /t/{tid}/pairings``;
+2. player A of every table reports the result ``POST /t/{tid}/me/report`` (HTMX) 1 s to half
+   the window after it opened its card;
+3. player B, 0.5–2 s after A's report was acknowledged, refreshes its card (``GET /t/{tid}/me``
+   as HTMX) and confirms: the same result from its own side (``POST /t/{tid}/me/report``);
+4. both, 0.5–2 s after their match is settled, refresh ``GET /t/{tid}/standings`` and
+   ``GET /t/{tid}/pairings``.
+
+Every request's latency counts from before it is sent (a wait for a pooled connection
+included) to its whole body read. An error is any status of 400 or more, or a transport error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from typing import Any
+
+import httpx
+
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+TIMEOUT_S = 60.0
+
+
+class _NoCookies(DefaultCookiePolicy):
+    def set_ok(self, cookie: Any, request: Any) -> bool:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    number: int
+    a: str
+    """Player A's session token (A reports)."""
+    b: str
+    """Player B's session token (B confirms)."""
+    score: str
+    """The result A reports (A's games first); B confirms it reversed."""
+
+
+@dataclass(slots=True)
+class Outcome:
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)
+    samples: list[str] = field(default_factory=list)
+    reported: dict[int, str] = field(default_factory=dict)
+    """table → A's score, for every report the server acknowledged."""
+    confirmed: dict[int, str] = field(default_factory=dict)
+    """table → A's score, for every confirmation the server acknowledged."""
+    seconds: float = 0.0
+    client_cpu_s: float = 0.0
+
+    def failed(self, name: str, what: str) -> None:
+        self.errors[name] = self.errors.get(name, 0) + 1
+        if len(self.samples) < 10:
+            self.samples.append(f"{name}: {what}")
+
+
+def reversed_score(score: str) -> str:
+    parts = score.split("-")
+    return "-".join([parts[1], parts[0], *parts[2:]])
+
+
+class Player:
+    def __init__(self, client: httpx.AsyncClient, outcome: Outcome, tid: int,
+                 session: str) -> None:
+        self.client, self.outcome, self.tid = client, outcome, tid
+        self.cookies = {"turnir_session": session}
+        self.token = ""
+
+    async def call(self, name: str, method: str, path: str, *, htmx: bool = False,
+                   data: dict[str, str] | None = None) -> httpx.Response | None:
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        if htmx:
+            headers["HX-Request"] = "true"
+        start = time.perf_counter()
+        try:
+            answer = await self.client.request(method, path, headers=headers, data=data)
+        except httpx.HTTPError as error:
+            self.outcome.failed(name, f"{type(error).__name__} {error}")
+            return None
+        self.outcome.latencies.setdefault(name, []).append(time.perf_counter() - start)
+        if answer.status_code >= 400:
+            self.outcome.failed(name, f"HTTP {answer.status_code} {answer.text[:200]!r}")
+            return None
+        nonce = answer.cookies.get("turnir_csrf")
+        if nonce:
+            self.cookies["turnir_csrf"] = nonce
+        found = TOKEN.search(answer.text)
+        if found:
+            self.token = found.group(1)
+        return answer
+
+    async def open(self) -> None:
+        await self.call("me", "GET", f"/t/{self.tid}/me")
+        await self.call("pairings", "GET", f"/t/{self.tid}/pairings")
+
+    async def report(self, name: str, table: int, score: str) -> bool:
+        form = {"csrf_token": self.token, "round": "1", "table": str(table), "score": score}
+        answer = await self.call(name, "POST", f"/t/{self.tid}/me/report", htmx=True, data=form)
+        return answer is not None and answer.status_code == 200
+
+    async def refresh(self) -> None:
+        await self.call("standings", "GET", f"/t/{self.tid}/standings")
+        await self.call("pairings", "GET", f"/t/{self.tid}/pairings")
+
+
+async def _table(client: httpx.AsyncClient, outcome: Outcome, tid: int, table: Table,
+                 window_s: float, rng: random.Random) -> None:
+    a, b = (Player(client, outcome, tid, s) for s in (table.a, table.b))
+    reported, settled = asyncio.Event(), asyncio.Event()
+    arrive_a, arrive_b = rng.uniform(0, window_s), rng.uniform(0, window_s)
+    report_after = rng.uniform(1.0, max(1.0, window_s / 2))
+    confirm_after, refresh_a, refresh_b = (rng.uniform(0.5, 2.0) for _ in range(3))
+
+    async def side_a() -> None:
+        await asyncio.sleep(arrive_a)
+        await a.open()
+        await asyncio.sleep(report_after)
+        if await a.report("report", table.number, table.score):
+            outcome.reported[table.number] = table.score
+        reported.set()
+        await settled.wait()
+        await asyncio.sleep(refresh_a)
+        await a.refresh()
+
+    async def side_b() -> None:
+        await asyncio.sleep(arrive_b)
+        await b.open()
+        await reported.wait()
+        await asyncio.sleep(confirm_after)
+        if table.number in outcome.reported:
+            await b.call("card", "GET", f"/t/{tid}/me", htmx=True)
+            if await b.report("confirm", table.number, reversed_score(table.score)):
+                outcome.confirmed[table.number] = table.score
+        settled.set()
+        await asyncio.sleep(refresh_b)
+        await b.refresh()
+
+    await asyncio.gather(side_a(), side_b())
+
+
+async def _bye(client: httpx.AsyncClient, outcome: Outcome, tid: int, session: str,
+               window_s: float, rng: random.Random) -> None:
+    player = Player(client, outcome, tid, session)
+    await asyncio.sleep(rng.uniform(0, window_s))
+    await player.open()
+    await asyncio.sleep(window_s / 2 + rng.uniform(1.0, 3.0))
+    await player.refresh()
+
+
+async def play_round(base: str, tid: int, tables: list[Table], byes: list[str], *,
+                     window_s: float, seed: int) -> Outcome:
+    """Every player's round against the server at ``base``; the outcome with the latencies."""
+    outcome = Outcome()
+    rng = random.Random(seed)
+    limits = httpx.Limits(max_connections=1000, max_keepalive_connections=1000)
+    jar = CookieJar(policy=_NoCookies())
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=TIMEOUT_S,
+                                 cookies=jar) as client:
+        jobs = [_table(client, outcome, tid, t, window_s, rng) for t in tables]
+        jobs += [_bye(client, outcome, tid, s, window_s, rng) for s in byes]
+        cpu, start = time.process_time(), time.perf_counter()
+        await asyncio.gather(*jobs)
+        outcome.seconds = time.perf_counter() - start
+        outcome.client_cpu_s = time.process_time() - cpu
+    return outcome
