@@ -87,5 +87,20 @@ class ForbiddenError(UserError):
     code = "forbidden"
 
 
+class DatabaseUnavailable(UserError):
+    """The database server cannot be reached for now (down, restarting, the connection broken):
+    nothing was changed, the request may be repeated in a few seconds (the web answers 503
+    with ``Retry-After``, the CLI exits 2; issue 15)."""
+
+    code = "database_unavailable"
+
+
+class DiskFull(UserError):
+    """The database's disk is full: the change was not saved, reading still works (the web
+    answers 507, the CLI exits 2; issue 15)."""
+
+    code = "disk_full"
+
+
 class InvariantError(AssertionError):
     """A bug: an internal invariant does not hold."""

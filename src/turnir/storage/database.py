@@ -31,7 +31,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 from sqlalchemy.pool import ConnectionPoolEntry
 
-from turnir.errors import ConflictError, NotFoundError, UserError
+from turnir.errors import ConflictError, DatabaseUnavailable, DiskFull, NotFoundError, UserError
 from turnir.storage.direct import DirectStatement
 
 Tx = Connection
@@ -41,6 +41,8 @@ Tx = Connection
 ENV_URL = "TURNIR_DATABASE_URL"
 BUSY_TIMEOUT_S = 30.0
 """How long a writer waits for another one on SQLite before giving up."""
+CONNECT_TIMEOUT_S = 10
+"""How long opening a connection to PostgreSQL may take before the server counts as down."""
 
 
 def default_database_path(env: Mapping[str, str] | None = None) -> Path:
@@ -124,7 +126,12 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     if parsed.get_backend_name() == "postgresql":
-        return create_engine(parsed, pool_recycle=3600)
+        # pool_pre_ping: a pooled connection is tested before each use, so after PostgreSQL
+        # restarted the workers reconnect by themselves (a broken one is replaced, the pool is
+        # emptied on the first disconnect); connect_timeout: a server that does not answer is
+        # reported as unavailable instead of holding the request (issue 15).
+        return create_engine(parsed, pool_recycle=3600, pool_pre_ping=True,
+                             connect_args={"connect_timeout": CONNECT_TIMEOUT_S})
     raise UserError("{setting}: only sqlite:// and postgresql:// databases are supported",
                     code="bad_database_url", setting=ENV_URL)
 
@@ -223,23 +230,59 @@ def lock_tournament(conn: Connection, tournament_id: int, *, check: bool = True)
         raise NotFoundError("no tournament #{id}", code="unknown_tournament", id=tournament_id)
 
 
+DISK_FULL_TEXTS = ("database or disk is full", "could not extend file",
+                   "no space left on device", "disk full")
+"""How a full disk shows in the drivers' messages (SQLite's ``SQLITE_FULL``, PostgreSQL's
+``could not extend file …: No space left on device``, ``could not write to file …``)."""
+PG_DISK_FULL = "53100"
+PG_UNAVAILABLE = ("08", "57P01", "57P02", "57P03")
+"""SQLSTATEs of a server that cannot be used now: connection exceptions (class 08), an
+administrator's or a crash's shutdown, a server still starting or shutting down."""
+
+
+def fault_of(error: DBAPIError) -> UserError | None:
+    """The temporary fault ``error`` is, as the error a person sees: the disk is full
+    (``DiskFull``) or the database server cannot be reached (``DatabaseUnavailable``); None
+    for anything else. Either way the transaction was rolled back: nothing changed."""
+    text = str(error.orig).lower()
+    state = str(getattr(error.orig, "sqlstate", "") or "")
+    if state == PG_DISK_FULL or any(part in text for part in DISK_FULL_TEXTS):
+        return DiskFull("the server's disk is full: this change was not saved; reading "
+                        "works, try again once the administrator has freed space")
+    postgresql = type(error.orig).__module__.startswith("psycopg")
+    if error.connection_invalidated or state.startswith(PG_UNAVAILABLE) or (
+            postgresql and isinstance(error, OperationalError)
+            and ("connect" in text or "server closed" in text)):
+        return DatabaseUnavailable("the database server cannot be reached; try again in a few "
+                                   "seconds (nothing saved was lost)")
+    return None
+
+
 @contextmanager
 def _translate_errors(db: Database) -> Iterator[None]:
     """Database trouble a person can act on becomes a ``UserError``; the rest stays a bug."""
     try:
         yield
-    except OperationalError as error:
-        text = str(error.orig)
+    except DBAPIError as error:
+        fault = fault_of(error)
+        if fault is not None:
+            raise fault from error
+        _translate_other(db, error)
+        raise
+
+
+def _translate_other(db: Database, error: DBAPIError) -> None:
+    """The other database errors a person can act on (a lock, a file that cannot be opened)
+    raised as ``UserError``s; it returns for a bug (the caller re-raises it)."""
+    text = str(error.orig)
+    if isinstance(error, OperationalError):
         if "locked" in text or "busy" in text:
             raise ConflictError(
                 "the database is busy with another change; try again", code="busy"
             ) from error
-        if error.connection_invalidated or "connect" in text.lower():
+        if "connect" in text.lower():
             raise UserError("cannot open the database {database}: {reason}", code="database",
                             database=db.describe(), reason=text.strip()) from error
-        raise
-    except DBAPIError as error:
-        if "unable to open database" in str(error.orig):
-            raise UserError("cannot open the database {database}", code="database",
-                            database=db.describe()) from error
-        raise
+    if "unable to open database" in text:
+        raise UserError("cannot open the database {database}", code="database",
+                        database=db.describe()) from error

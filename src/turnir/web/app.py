@@ -79,7 +79,7 @@ class TurnirApp(FastAPI):
     settings: WebSettings
 
     def build_middleware_stack(self) -> ASGIApp:
-        inner = super().build_middleware_stack()
+        inner = errors.FaultGuard(super().build_middleware_stack())  # issue 15: faults
         limited = BodyLimit(inner, max_body=self.settings.max_body,
                             max_upload=self.settings.max_upload, refusal=errors.too_large)
         return SecurityHeaders(limited, proxies=self.settings.proxies(),

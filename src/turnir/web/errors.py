@@ -24,9 +24,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import Scope
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from turnir.errors import ConflictError, ForbiddenError, NotFoundError, Term, UserError
+from turnir.errors import (
+    ConflictError,
+    DatabaseUnavailable,
+    DiskFull,
+    ForbiddenError,
+    NotFoundError,
+    Term,
+    UserError,
+)
 from turnir.i18n import accept_language_locale, error_text
 from turnir.services.reports import NotAllowedError
 from turnir.web.deps import get_visitor, is_htmx, render
@@ -46,8 +54,13 @@ STATUSES: tuple[tuple[type[UserError] | tuple[type[UserError], ...], int], ...] 
     (NotFoundError, 404),
     (ConflictError, 409),
     (TooManyAttempts, 429),
+    (DatabaseUnavailable, 503),
+    (DiskFull, 507),
 )
 """The status of each family of ``UserError``; any other is 422."""
+
+RETRY_AFTER_S = 5
+"""``Retry-After`` of a 503: the database server is expected back within seconds."""
 
 
 def status_in(error: UserError,
@@ -114,7 +127,23 @@ def message_response(request: Request, status: int, error: UserError,
 
 async def user_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, UserError)
+    if isinstance(error, (DatabaseUnavailable, DiskFull)):
+        return fault_response(request, error)
     return message_response(request, status_of(error), error)
+
+
+def fault_response(request: Request, error: DatabaseUnavailable | DiskFull) -> Response:
+    """A temporary fault (issue 15): 503 with ``Retry-After`` while the database server cannot
+    be reached, 507 for a full disk; the message says nothing was changed. Logged with its
+    cause (the driver's own words, which the reader is not shown)."""
+    log.warning("%s on %s %s: %s", error.code, request.method, request.url.path,
+                error.__cause__ or error)
+    status = status_of(error)
+    headers = {"Retry-After": str(RETRY_AFTER_S)} if status == 503 else {}
+    response = message_response(request, status, error, headers)
+    response.headers.update(headers)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 _FIELDS = {
@@ -227,9 +256,28 @@ async def too_large(scope: Scope, error: BodyTooLarge) -> Response:
 
 
 async def internal_error(request: Request, error: Exception) -> Response:
+    if isinstance(error, (DatabaseUnavailable, DiskFull)):  # raised in a middleware
+        return await run_in_threadpool(fault_response, request, error)
     log.exception("internal error on %s %s", request.method, request.url.path, exc_info=error)
     return message_response(request, 500, UserError("internal error; the server logged it",
                                                     code="internal_error"))
+
+
+class FaultGuard:
+    """Outside Starlette's error middleware: a temporary fault raised in a middleware (the
+    public page cache's stamps, the form tokens) has been answered by ``internal_error`` with
+    its 503/507, and Starlette raises it again after the answer; it ends here, logged once by
+    ``fault_response`` instead of as a traceback."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except (DatabaseUnavailable, DiskFull):
+            if scope["type"] != "http":
+                raise
 
 
 def install(app: FastAPI) -> None:

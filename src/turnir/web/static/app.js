@@ -61,6 +61,43 @@
     }
   });
 
+  // Faults (issue 15): a 5xx that carries a message for the page (the database cannot be
+  // reached: 503, the disk is full: 507; turnir.web.errors) is shown like any refusal; a
+  // request that got no answer (no network, a server restarting) or an answer without a
+  // message (a proxy's 502) says so in the page's message box (its texts: base.html), and the
+  // note goes once a later request succeeds.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status >= 500 && xhr.getResponseHeader("HX-Retarget")) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+  function fault(key) {
+    var box = document.getElementById("messages");
+    if (!box || !box.dataset[key]) return;
+    var note = document.createElement("p");
+    note.className = "msg error";
+    note.setAttribute("role", "alert");
+    note.setAttribute("data-fault", key);
+    note.textContent = box.dataset[key];
+    box.replaceChildren(note);
+  }
+  document.addEventListener("htmx:sendError", function () { fault("offline"); });
+  document.addEventListener("htmx:timeout", function () { fault("offline"); });
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status >= 500 && !xhr.getResponseHeader("HX-Retarget")) fault("unavailable");
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status > 0 && xhr.status < 500) {
+      document.querySelectorAll("#messages [data-fault]").forEach(function (note) {
+        note.remove();
+      });
+    }
+  });
+
   document.addEventListener("click", function (event) {
     var target = event.target instanceof Element ? event.target : null;
     if (!target) return;

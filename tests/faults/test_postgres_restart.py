@@ -1,0 +1,87 @@
+"""PostgreSQL restarted during a round (issue 15, faults): a client keeps entering round 1's
+results through the API while the database server is stopped and started again. While it is
+away the server answers 503 with ``Retry-After`` and the code ``database_unavailable`` (never
+a 500 or a traceback); the client retries; once PostgreSQL is back the same worker serves
+again (no restart: ``pool_pre_ping``); every acknowledged result is stored and round 2 pairs.
+
+It runs on a PostgreSQL cluster of its own (``scripts/pg-test-server.sh`` with another folder
+and port), never the shared test server.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+from tests.faults.servers import (
+    Entries,
+    enter_result,
+    next_round_pairs,
+    own_postgres,
+    paired_tournament,
+    pg,
+    served,
+    stored_results,
+)
+from turnir.storage.database import Database
+
+PLAYERS = 24
+
+
+def test_a_postgres_restart_gives_503_and_loses_no_acknowledged_result(tmp_path: Path) -> None:
+    pg_dir = Path(f"/tmp/turnir-pg-faults-{tmp_path.name}")
+    try:
+        with own_postgres(pg_dir) as (url, port):
+            db = Database.open(url)
+            try:
+                tournament = paired_tournament(db, PLAYERS)
+            finally:
+                db.close()
+            with served(url, tmp_path / "server.log") as (_, base), \
+                    httpx.Client(base_url=base, timeout=30) as client:
+                seen = Entries()
+                half = len(tournament.tables) // 2
+                for table in tournament.tables[:half]:
+                    enter_result(client, tournament, table, seen)
+                window: dict[str, float] = {}
+
+                def restart() -> None:
+                    pg("stop", pg_dir, port)
+                    window["stopped"] = time.monotonic()
+                    while len(seen.statuses) < half + 3 and \
+                            time.monotonic() - window["stopped"] < 30:
+                        time.sleep(0.05)  # the client meets the stopped server a few times
+                    pg("start", pg_dir, port)
+                    window["started"] = time.monotonic()
+
+                restarter = threading.Thread(target=restart)
+                restarter.start()
+                while "stopped" not in window:
+                    time.sleep(0.02)
+                try:
+                    for table in tournament.tables[half:]:
+                        enter_result(client, tournament, table, seen)
+                finally:
+                    restarter.join(timeout=120)
+                assert 503 in seen.statuses, seen.statuses
+                assert 500 not in seen.statuses and not any(
+                    "Traceback" in body for body in seen.bodies)
+                assert set(seen.codes) == {"database_unavailable"}, seen.codes
+                assert seen.retry_after == {"5"}, seen.retry_after
+                print(f"\n503 window: {seen.window_s():.2f} s, {seen.temporary} temporary "
+                      f"answers, {seen.transport_errors} transport errors")
+                assert {table for table in seen.acknowledged} == set(tournament.tables)
+                second = next_round_pairs(client, tournament)
+                assert second["number"] == 2 and second["pairings"]
+            db = Database.open(url)
+            try:
+                stored = stored_results(db, tournament.tid)
+            finally:
+                db.close()
+            assert {t: stored.get(t) for t in seen.acknowledged} == seen.acknowledged
+    finally:
+        pg("stop", pg_dir, 0)  # already stopped unless the test failed half-way
+
