@@ -7,6 +7,7 @@ need=()
 ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || need+=(postgresql)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 command -v wrk >/dev/null || need+=(wrk)
+[ -x /usr/sbin/nginx ] || need+=(nginx)  # tests/deploy: the nginx sample run for real
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing system packages: ${need[*]} (run as root or: sudo apt-get install ${need[*]})" >&2
@@ -16,4 +17,8 @@ if [ ${#need[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  # The tests run nginx themselves on free ports; Debian's nginx service is not wanted here.
+  if [[ " ${need[*]} " == *" nginx "* ]] && command -v systemctl >/dev/null; then
+    systemctl disable --now nginx >/dev/null 2>&1 || true
+  fi
 fi
