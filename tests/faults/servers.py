@@ -75,7 +75,7 @@ def stop_group(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         try:
             os.killpg(process.pid, signal.SIGTERM)
-            process.wait(timeout=20)
+            process.wait(timeout=10)
         except (ProcessLookupError, subprocess.TimeoutExpired):
             pass
     with suppress(ProcessLookupError):
@@ -162,17 +162,23 @@ class Entries:
 SCORES = ("2-0", "2-1", "1-2", "0-2")
 
 
+def put_result(client: httpx.Client, t: Tournament, table: int) -> httpx.Response:
+    """One PUT of the table's result (its score and idempotency key fixed by the table)."""
+    return client.put(f"/api/v1/tournaments/{t.tid}/rounds/1/tables/{table}/result",
+                      json={"score": SCORES[table % len(SCORES)],
+                            "idempotency_key": f"fault-{t.tid}-{table}"},
+                      headers={"authorization": f"Bearer {t.token}"})
+
+
 def enter_result(client: httpx.Client, t: Tournament, table: int, seen: Entries, *,
                  give_up_s: float = 120.0) -> None:
     """PUT the table's result until the server acknowledges it (or refuses it for good),
     retrying after a temporary error (the same idempotency key: a retry is the same entry)."""
     score = SCORES[table % len(SCORES)]
-    url = f"/api/v1/tournaments/{t.tid}/rounds/1/tables/{table}/result"
-    body = {"score": score, "idempotency_key": f"fault-{t.tid}-{table}"}
     deadline = time.monotonic() + give_up_s
     while time.monotonic() < deadline:
         try:
-            answer = client.put(url, json=body, headers={"authorization": f"Bearer {t.token}"})
+            answer = put_result(client, t, table)
         except httpx.TransportError:
             seen.transport_errors += 1
             seen.temporary_at.append(time.monotonic())
