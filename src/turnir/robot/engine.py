@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -329,12 +330,17 @@ class ScriptedEvaluator:
 
     A mapping is looked up by the request's ``key`` (``"g1/first"``), then by its game id,
     then ``default`` is used. A script that raises gives an ``EvaluationFailure``.
+
+    ``delay_ms`` (a test aid: ``turnir robot work --engine fake`` takes it from
+    ``$TURNIR_ROBOT_FAKE_DELAY_MS``) makes each position take that long, like a real search,
+    so that a test can stop a worker in the middle of a check.
     """
 
     def __init__(self, script: Script | Mapping[str, float] | float = 0.0, *,
-                 default: float = 0.0) -> None:
+                 default: float = 0.0, delay_ms: int = 0) -> None:
         self._script = script
         self._default = default
+        self.delay_ms = max(0, delay_ms)
         self.requests: list[EvaluationRequest] = []
         """Every request seen, in order."""
 
@@ -356,6 +362,8 @@ class ScriptedEvaluator:
 
     def evaluate_many(self, requests: Sequence[EvaluationRequest]) -> list[EvaluationOutcome]:
         self.requests.extend(requests)
+        if self.delay_ms:
+            time.sleep(self.delay_ms * len(requests) / 1000)
         return [self._one(r) for r in requests]
 
     def close(self) -> None:

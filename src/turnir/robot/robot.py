@@ -17,13 +17,20 @@ With a ``GameJournal`` the robot keeps its games, their events and the stages th
 (``turnir.robot.journal``); ``Robot.restore()`` rebuilds them after a restart from the journal
 and the stored decisions, and hands the sink the ends it had not recorded yet. Games that end
 by an event (mate, resignation, flag fall, agreed draw) go to the sink too (``deliver_end``).
+
+Several processes (issue 15): with ``shared=True`` the robot only takes games and events and
+other processes decide them (``turnir robot work``, ``turnir.services.robot_work``). Before it
+applies events to a game it looks at the store, and when that holds a decision this robot has
+not seen (a worker awarded the game), it rebuilds the game from the journal first, so a move
+after an award is refused as in one process. A worker builds a robot without a journal for
+each batch of games it claimed, gives it those games (``adopt``) and runs their due checks.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -126,14 +133,18 @@ class Robot:
 
     def __init__(self, *, clock: Clock, evaluator: Evaluator, store: DecisionStore | None = None,
                  sink: ResultSink | None = None, settings: RobotSettings | None = None,
-                 journal: GameJournal | None = None) -> None:
+                 journal: GameJournal | None = None, shared: bool = False) -> None:
         self.clock = clock
         self.evaluator = evaluator
         self.store: DecisionStore = store if store is not None else InMemoryDecisionStore()
         self.sink: ResultSink = sink if sink is not None else InMemoryResultSink()
         self.settings = settings or RobotSettings()
         self.journal = journal
+        self.shared = shared
+        """Other processes decide these games: reload a game whose stored decisions are new."""
         self._games: dict[str, Game] = {}
+        self._seen: dict[str, set[str]] = {}
+        """game id → the ids of its decisions this robot made or rebuilt it with."""
         self._links: dict[str, TournamentLink | None] = {}
         self._lock = threading.RLock()
         self._run_lock = threading.Lock()
@@ -194,6 +205,8 @@ class Robot:
     def _apply(self, game_id: str, events: Sequence[GameEvent], decisions: list[Decision],
                ended: list[tuple[str, GameEnd]]) -> None:
         with self._lock:
+            if self.shared and self.journal is not None:
+                self._catch_up(game_id)
             game = self._game(game_id)
             first = game.events
             try:
@@ -201,6 +214,15 @@ class Robot:
             finally:
                 if self.journal is not None and game.events > first:
                     self._keep_events(game, first, events[:game.events - first])
+
+    def _catch_up(self, game_id: str) -> None:
+        """Rebuild the game when the store holds decisions about it this robot has not seen
+        (another process decided it)."""
+        self._game(game_id)
+        seen = self._seen.get(game_id, set())
+        if any(d.id not in seen for d in self.store.for_game(game_id)):
+            log.info("game %s: decided elsewhere; reloading it", game_id)
+            self._reload(game_id)
 
     def _keep_events(self, game: Game, first: int, events: Sequence[GameEvent]) -> None:
         assert self.journal is not None
@@ -230,6 +252,7 @@ class Robot:
                     stage=None, scheduled_at_ms=None, at_ms=end.at_ms, ruling=ruling,
                     figures=_figures(game, end.at_ms, game.lagger(self.settings)))
                 self.store.add(decision)
+                self._seen.setdefault(game_id, set()).add(decision.id)
                 decisions.append(decision)
 
     def snapshot(self, game_id: str) -> GameSnapshot:
@@ -259,6 +282,13 @@ class Robot:
         return max(self.clock.now_ms(), game.last_event_ms)
 
     # --- checks ----------------------------------------------------------------------------
+
+    def stage_of(self, game_id: str) -> tuple[CheckStage | None, int | None]:
+        """A game's last check stage passed and when its next check is due (``None``: ended
+        or no stage left)."""
+        with self._lock:
+            game = self._game(game_id)
+            return game.last_stage, game.next_check_ms()
 
     def next_check_ms(self) -> int | None:
         """The earliest moment a running game is due for its next check (may be in the past
@@ -368,6 +398,7 @@ class Robot:
                                   scheduled_at_ms=game.schedule.at(plan.stage), at_ms=now,
                                   ruling=ruling, figures=figures)
         self.store.add(decision)
+        self._seen.setdefault(game.game_id, set()).add(decision.id)
         game.last_stage = plan.stage
         result = ruling.result
         if result is not None:
@@ -405,6 +436,13 @@ class Robot:
         by_game: dict[str, list[Decision]] = {}
         for decision in self.store.since(0):
             by_game.setdefault(decision.game_id, []).append(decision)
+        return self.adopt(kept, by_game)
+
+    def adopt(self, kept: Sequence[JournaledGame],
+              by_game: Mapping[str, Sequence[Decision]]) -> RestoreReport:
+        """Take games as a journal kept them, rebuilt with their stored decisions
+        (``by_game``: game id → its decisions), and hand the sink the ends it has not
+        recorded. Games already here are left as they are."""
         games = 0
         broken: list[str] = []
         ends: list[tuple[JournaledGame, Game]] = []
@@ -421,11 +459,12 @@ class Robot:
                     continue
                 self._games[game_id] = game
                 self._links[game_id] = item.link
+                self._seen[game_id] = {d.id for d in by_game.get(game_id, [])}
                 games += 1
                 if game.end is not None and not item.end_delivered:
                     ends.append((item, game))
         for item, game in ends:
-            self._deliver_again(game, by_game.get(item.setup.game_id, []))
+            self._deliver_again(game, list(by_game.get(item.setup.game_id, [])))
         return RestoreReport(games, len(ends), tuple(broken))
 
     def _deliver_again(self, game: Game, decisions: list[Decision]) -> None:
@@ -443,10 +482,12 @@ class Robot:
         if not kept:
             self._games.pop(game_id, None)
             self._links.pop(game_id, None)
+            self._seen.pop(game_id, None)
             return
-        self._games[game_id] = rebuild_game(kept[0], self.store.for_game(game_id),
-                                            self.settings)
+        decisions = self.store.for_game(game_id)
+        self._games[game_id] = rebuild_game(kept[0], decisions, self.settings)
         self._links[game_id] = kept[0].link
+        self._seen[game_id] = {d.id for d in decisions}
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ from turnir.domain.games import Side
 from turnir.domain.model import Stage
 from turnir.domain.online import decided_match
 from turnir.domain.results import GameReason
-from turnir.domain.robot_rules import ChessResult, RobotSettings, Rule
+from turnir.domain.robot_rules import ChessResult, RobotSettings, Rule, check_schedule
 from turnir.domain.text import clean_text
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.robot.auth import RobotForbidden
@@ -151,10 +151,11 @@ def _game_row(tx: Tx, game_id: str) -> Mapping[Any, Any]:
     return row
 
 
-def register_online_game(db: Database, setup: GameSetup,
-                         link: TournamentLink | None) -> TournamentLink | None:
+def register_online_game(db: Database, setup: GameSetup, link: TournamentLink | None, *,
+                         settings: RobotSettings | None = None) -> TournamentLink | None:
     """Keep a game the robot watches, linked to a match game when ``link`` is given; returns
-    the link with ``white_side`` known. The same registration again changes nothing."""
+    the link with ``white_side`` known. The same registration again changes nothing. The
+    game's first check moment (``settings``) is kept for the robot workers."""
     with changing(db, None if link is None else link.tournament_id, ROBOT_ACTOR) as change:
         conn = change.conn
         kept = robot_repo.game_row(conn, setup.game_id)
@@ -165,7 +166,10 @@ def register_online_game(db: Database, setup: GameSetup,
                 raise ConflictError("game {game} is already registered with other details",
                                     code="game_exists", game=setup.game_id)
             return kept_link
-        values: dict[str, Any] = {**setup_columns(setup), "registered_at": utc_now()}
+        schedule = check_schedule(setup.time_control, setup.round_start_ms,
+                                  settings or RobotSettings())
+        values: dict[str, Any] = {**setup_columns(setup), "registered_at": utc_now(),
+                                  "next_check_ms": schedule.first_ms}
         resolved = None
         if link is not None:
             resolved, a, b = _check_link(conn, setup, link)
@@ -288,7 +292,7 @@ def record_game_end(db: Database, report: GameEndReport, *,
             end_reason=report.end_reason.value,
             end_rule=None if report.rule is None else report.rule.value, end_id=report.end_id,
             end_state=NO_TOURNAMENT if tournament_id is None else WAITING,
-            ended_at=utc_now(), handled_by=who)
+            ended_at=utc_now(), handled_by=who, next_check_ms=None)
         if tournament_id is not None:
             _apply_match(conn, _game_row(conn, report.game_id), who)
         return _result_from_row(_game_row(conn, report.game_id))
@@ -497,18 +501,18 @@ class ServicesResultSink:
 def online_robot(db: Database, *, clock: Clock, evaluator: Evaluator,
                  settings: RobotSettings | None = None, actor: str = ROBOT_ACTOR,
                  also: Sequence[ResultSink] = (), restore_since_ms: int | None = None,
-                 ) -> tuple[Robot, ServicesResultSink]:
+                 shared: bool = False) -> tuple[Robot, ServicesResultSink]:
     """The robot of an online tournament: its games, events and decisions kept in ``db``,
     the results recorded in the tournaments (and handed to ``also``, e.g. a webhook), the
     games kept from before a restart rebuilt (``restore_since_ms``: of rounds started then
-    or later)."""
+    or later). ``shared``: robot workers decide the games (``Robot(shared=True)``)."""
     from turnir.services.robot_store import DatabaseRobotStore
 
-    store = DatabaseRobotStore(db)
+    store = DatabaseRobotStore(db, settings)
     results = ServicesResultSink(db, actor=actor)
     sink: ResultSink = FanOutSink(results, *also) if also else results
     robot = Robot(clock=clock, evaluator=evaluator, store=store, sink=sink, settings=settings,
-                  journal=store)
+                  journal=store, shared=shared)
     report = robot.restore(since_ms=restore_since_ms)
     if report.games:
         log.info("restored %d games (%d results handed over again, %d broken)", report.games,

@@ -7,8 +7,11 @@ decision again changes nothing, a different one with the same id is refused
 (``ConflictError``). Registering a game with a tournament link checks the link against the
 tournament (``turnir.services.online.register_online_game``).
 
-One robot process per database: the journal numbers a game's events itself, and two robots
-feeding the same games would interleave them.
+One process takes a game's events (the journal numbers them itself, and two feeding the same
+game would interleave them); the checks may run in other processes (``turnir robot work``,
+``turnir.services.robot_work``). So that workers find the due games, the store keeps each
+game's next check moment (``robot_games.next_check_ms``) on registration and whenever it
+records a stage passed; ``record_game_end`` clears it when the game ends.
 """
 
 from __future__ import annotations
@@ -16,7 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from turnir.domain.robot_rules import CheckStage
+from turnir.domain.robot_rules import (
+    CheckStage,
+    RobotSettings,
+    TimeControl,
+    check_schedule,
+)
 from turnir.robot.decision import Decision
 from turnir.robot.game import GameEvent, GameSetup
 from turnir.robot.journal import (
@@ -37,8 +45,9 @@ from turnir.storage import robot_repo
 class DatabaseRobotStore:
     """``DecisionStore`` and ``GameJournal`` on the tables of ``turnir.storage.tables_robot``."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, settings: RobotSettings | None = None) -> None:
         self.db = db
+        self.settings = settings or RobotSettings()
 
     # --- DecisionStore -----------------------------------------------------------------------
 
@@ -51,12 +60,16 @@ class DatabaseRobotStore:
                     raise decision_exists(decision)
                 return
             result = decision.result
-            robot_repo.insert_decision(change.conn, {
+            inserted = robot_repo.insert_decision(change.conn, {
                 "id": decision.id, "game_id": decision.game_id,
                 "stage": decision.stage.value if decision.stage else None,
                 "at_ms": decision.at_ms, "verdict": decision.verdict.value,
                 "rule": decision.rule.value, "result": None if result is None else result.value,
                 "body": body})
+            if not inserted:  # another worker kept one with this id in the meantime
+                known = robot_repo.decision_body(change.conn, decision.id)
+                if known is None or decision_from_json(known) != decision:
+                    raise decision_exists(decision)
 
     def for_game(self, game_id: str) -> list[Decision]:
         with reading(self.db) as tx:
@@ -75,7 +88,7 @@ class DatabaseRobotStore:
     # --- GameJournal -------------------------------------------------------------------------
 
     def register(self, setup: GameSetup, link: TournamentLink | None) -> TournamentLink | None:
-        return register_online_game(self.db, setup, link)
+        return register_online_game(self.db, setup, link, settings=self.settings)
 
     def append(self, game_id: str, first: int, events: Sequence[GameEvent]) -> None:
         if not events:
@@ -92,8 +105,20 @@ class DatabaseRobotStore:
         if not stages:
             return
         with changing(self.db, None, ROBOT_ACTOR) as change:
-            robot_repo.set_last_stages(change.conn, [(game_id, stage.value)
-                                                     for game_id, stage in stages])
+            rows = {row["game_id"]: row for row in
+                    robot_repo.schedule_rows(change.conn, [g for g, _ in stages])}
+            robot_repo.set_last_stages(change.conn, [
+                (game_id, stage.value, self._next_after(rows.get(game_id), stage))
+                for game_id, stage in stages])
+
+    def _next_after(self, row: Any, stage: CheckStage) -> int | None:
+        """When the check after ``stage`` is due (``None``: ended, or no stage left)."""
+        if row is None or row["end_id"] is not None:
+            return None
+        schedule = check_schedule(TimeControl.parse(row["time_control"]),
+                                  int(row["round_start_ms"]), self.settings)
+        following = schedule.next_after(stage)
+        return None if following is None else schedule.at(following)
 
     def load(self, game_id: str | None = None, *,
              since_ms: int | None = None) -> list[JournaledGame]:
@@ -101,8 +126,26 @@ class DatabaseRobotStore:
         round started then or later."""
         with reading(self.db) as tx:
             rows, events = robot_repo.kept_games(tx, game_id, since_ms=since_ms)
-        return [JournaledGame(
-            setup=setup_from_columns(row), link=link_of(row),
-            events=tuple(event_from_json(data) for data in events.get(row["game_id"], ())),
-            last_stage=None if row["last_stage"] is None else CheckStage(row["last_stage"]),
-            end_delivered=row["end_id"] is not None) for row in rows]
+        return _journaled(rows, events)
+
+    def load_many(self, game_ids: Sequence[str]) -> tuple[list[JournaledGame],
+                                                         dict[str, list[Decision]]]:
+        """The kept games of ``game_ids`` and their decisions (game id → oldest first), in
+        one read."""
+        with reading(self.db) as tx:
+            rows, events = robot_repo.kept_games(tx, game_ids=game_ids)
+            bodies = robot_repo.decisions_by_game(tx, game_ids)
+        by_game: dict[str, list[Decision]] = {}
+        for body in bodies:
+            decision = decision_from_json(body)
+            by_game.setdefault(decision.game_id, []).append(decision)
+        return _journaled(rows, events), by_game
+
+
+def _journaled(rows: Sequence[Any], events: dict[str, list[dict[str, Any]]],
+               ) -> list[JournaledGame]:
+    return [JournaledGame(
+        setup=setup_from_columns(row), link=link_of(row),
+        events=tuple(event_from_json(data) for data in events.get(row["game_id"], ())),
+        last_stage=None if row["last_stage"] is None else CheckStage(row["last_stage"]),
+        end_delivered=row["end_id"] is not None) for row in rows]

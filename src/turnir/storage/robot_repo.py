@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, func, insert, select, update
+from sqlalchemy import Connection, and_, bindparam, func, insert, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from turnir.storage.tables import entries, pairings, rounds, stages, tournaments
 from turnir.storage.tables_robot import robot_decisions, robot_events, robot_games, robot_tokens
@@ -92,8 +94,14 @@ def decision_body(conn: Connection, decision_id: str) -> dict[str, Any] | None:
     return body
 
 
-def insert_decision(conn: Connection, values: Mapping[str, Any]) -> None:
-    conn.execute(insert(robot_decisions).values(**values))
+def insert_decision(conn: Connection, values: Mapping[str, Any]) -> bool:
+    """Keep a decision unless one with its id is kept already (two workers racing for one
+    game's check: the id is unique); whether it was inserted."""
+    table = robot_decisions
+    statement = (sqlite_insert(table) if conn.dialect.name == "sqlite"
+                 else pg_insert(table)).values(**values).on_conflict_do_nothing(
+                     index_elements=[table.c.id])
+    return bool(conn.execute(statement).rowcount)
 
 
 def decision_bodies(conn: Connection, *, game_id: str | None = None,
@@ -117,18 +125,98 @@ def insert_events(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
     conn.execute(insert(robot_events), list(rows))
 
 
-def set_last_stages(conn: Connection, stages_passed: Sequence[tuple[str, str]]) -> None:
-    """(game id, stage) pairs: the last check stage each game has been through."""
+def set_last_stages(conn: Connection,
+                    stages_passed: Sequence[tuple[str, str, int | None]]) -> None:
+    """(game id, stage, next check moment) triples: the last check stage each game has been
+    through and when its next one is due."""
     conn.execute(
         update(robot_games).where(robot_games.c.game_id == bindparam("gid"))
-        .values(last_stage=bindparam("stage")),
-        [{"gid": game_id, "stage": stage} for game_id, stage in stages_passed])
+        .values(last_stage=bindparam("stage"), next_check_ms=bindparam("next_ms")),
+        [{"gid": game_id, "stage": stage, "next_ms": next_ms}
+         for game_id, stage, next_ms in stages_passed])
+
+
+def schedule_rows(conn: Connection, game_ids: Sequence[str]) -> list[Row]:
+    """The games' ids, time controls, round starts and end ids (to find their next check)."""
+    return list(conn.execute(select(
+        robot_games.c.game_id, robot_games.c.time_control, robot_games.c.round_start_ms,
+        robot_games.c.end_id).where(robot_games.c.game_id.in_(list(game_ids)))).mappings())
+
+
+# ----- robot workers: leases on the games' due checks (issue 15) ----------------------------
+
+
+def _lease_free(now_ms: int) -> Any:
+    return or_(robot_games.c.lease_until_ms.is_(None), robot_games.c.lease_until_ms <= now_ms)
+
+
+def claim_due(conn: Connection, *, owner: str, now_ms: int, until_ms: int,
+              limit: int) -> list[tuple[str, str | None]]:
+    """Claim up to ``limit`` games whose next check is due and whose lease is free or expired
+    (earliest first) for ``owner`` until ``until_ms``: (game id, the previous owner of an
+    expired lease) pairs. PostgreSQL: the rows are locked ``FOR UPDATE SKIP LOCKED``, so two
+    workers never wait for nor take the same game; SQLite: the write transaction
+    (``BEGIN IMMEDIATE``) already serialises the claims. The update repeats the condition."""
+    due = (select(robot_games.c.game_id, robot_games.c.lease_owner)
+           .where(robot_games.c.next_check_ms <= now_ms, _lease_free(now_ms))
+           .order_by(robot_games.c.next_check_ms, robot_games.c.game_id).limit(limit))
+    if conn.dialect.name != "sqlite":
+        due = due.with_for_update(skip_locked=True)
+    found = {gid: was for gid, was in conn.execute(due)}
+    if not found:
+        return []
+    claimed = conn.execute(
+        update(robot_games).where(robot_games.c.game_id.in_(list(found)), _lease_free(now_ms))
+        .values(lease_owner=owner, lease_until_ms=until_ms)
+        .returning(robot_games.c.game_id)).scalars().all()
+    return [(gid, found[gid]) for gid in sorted(claimed)]
+
+
+def renew_leases(conn: Connection, owner: str, game_ids: Sequence[str], until_ms: int) -> int:
+    """Extend ``owner``'s leases on the games (those still its own); how many."""
+    done = conn.execute(update(robot_games).where(
+        robot_games.c.game_id.in_(list(game_ids)), robot_games.c.lease_owner == owner)
+        .values(lease_until_ms=until_ms))
+    return int(done.rowcount or 0)
+
+
+def release_leases(conn: Connection, owner: str,
+                   rows: Sequence[Mapping[str, Any]]) -> None:
+    """End ``owner``'s leases: each row ``gid``, ``stage`` (the last stage passed, or
+    ``None`` to keep it), ``next_ms`` (the next check), ``owner_after`` and ``until_after``
+    (the lease afterwards: empty, or kept a while for a retry). A lease another worker took
+    over is left alone."""
+    if not rows:
+        return
+    conn.execute(
+        update(robot_games).where(robot_games.c.game_id == bindparam("gid"),
+                                  robot_games.c.lease_owner == owner)
+        .values(last_stage=func.coalesce(bindparam("stage"), robot_games.c.last_stage),
+                next_check_ms=bindparam("next_ms"), lease_owner=bindparam("owner_after"),
+                lease_until_ms=bindparam("until_after")),
+        [dict(row) for row in rows])
+
+
+def next_due_ms(conn: Connection, now_ms: int) -> int | None:
+    """The earliest next check among the games nobody holds (or whose lease expired)."""
+    found: int | None = conn.execute(select(func.min(robot_games.c.next_check_ms)).where(
+        _lease_free(now_ms))).scalar()
+    return None if found is None else int(found)
+
+
+def decisions_by_game(conn: Connection, game_ids: Sequence[str]) -> list[dict[str, Any]]:
+    """The kept decisions' bodies of the games, in the order they were kept."""
+    return list(conn.execute(select(robot_decisions.c.body).where(
+        robot_decisions.c.game_id.in_(list(game_ids))).order_by(robot_decisions.c.seq)
+    ).scalars())
 
 
 def kept_games(conn: Connection, game_id: str | None = None, *, since_ms: int | None = None,
+               game_ids: Sequence[str] | None = None,
                ) -> tuple[list[Row], dict[str, list[dict[str, Any]]]]:
-    """Every kept game's row (or the one) in registration order, and game id → its events'
-    data in order; ``since_ms``: only the games whose round started then or later."""
+    """Every kept game's row (or the one, or those of ``game_ids``) in registration order,
+    and game id → its events' data in order; ``since_ms``: only the games whose round started
+    then or later."""
     games_query = select(robot_games).order_by(robot_games.c.registered_at,
                                                robot_games.c.game_id)
     events_query = select(robot_events.c.game_id, robot_events.c.data).order_by(
@@ -136,6 +224,9 @@ def kept_games(conn: Connection, game_id: str | None = None, *, since_ms: int | 
     if game_id is not None:
         games_query = games_query.where(robot_games.c.game_id == game_id)
         events_query = events_query.where(robot_events.c.game_id == game_id)
+    if game_ids is not None:
+        games_query = games_query.where(robot_games.c.game_id.in_(list(game_ids)))
+        events_query = events_query.where(robot_events.c.game_id.in_(list(game_ids)))
     if since_ms is not None:
         games_query = games_query.where(robot_games.c.round_start_ms >= since_ms)
         events_query = events_query.join(

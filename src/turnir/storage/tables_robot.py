@@ -52,6 +52,7 @@ class RobotGame(Base):
                          name="uq_robot_games_slot"),
         Index("ix_robot_games_match", "tournament_id", "round", "table_no"),
         Index("ix_robot_games_end_state", "end_state"),
+        Index("ix_robot_games_next_check_ms", "next_check_ms"),
         CheckConstraint(
             " AND ".join(f"{c} IS NULL" for c in _LINK) + " OR ("
             + " AND ".join(f"{c} IS NOT NULL" for c in _LINK)
@@ -108,6 +109,13 @@ class RobotGame(Base):
     """When the end was delivered."""
     handled_by: Mapped[str | None] = mapped_column(String(200))
     """Who applied, retried or dismissed the end last."""
+    next_check_ms: Mapped[int | None] = mapped_column(BigInteger)
+    """When the game's next check stage is due (ms on the server's timeline); empty once the
+    game ended or went through its last stage (migration 0018, robot workers)."""
+    lease_owner: Mapped[str | None] = mapped_column(String(100))
+    """The robot worker that claimed the game's due check (``turnir robot work``)."""
+    lease_until_ms: Mapped[int | None] = mapped_column(BigInteger)
+    """Until when the claim holds; an expired one is taken over by another worker."""
 
 
 class RobotEvent(Base):
