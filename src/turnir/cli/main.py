@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from turnir.cli import audit_log, db_data
+from turnir.cli import backup as backup_cli
 from turnir.cli.db_common import choose_language, command, guard, refuse_existing
 from turnir.cli.lazy import LazyGroup, lazy_group
 from turnir.cli.options import (
@@ -327,6 +328,7 @@ def _mount_commands() -> None:
     app.command("export")(guard(db_data.export))
     app.command("import")(guard(db_data.import_))
     app.command("serve")(serve)
+    backup_cli.mount(app)  # backup, restore (docs/backup.md)
 
 
 _mount_commands()
