@@ -1,8 +1,9 @@
 """PostgreSQL restarted during a round (issue 15, faults): a client keeps entering round 1's
 results through the API while the database server is stopped and started again. While it is
 away the server answers 503 with ``Retry-After`` and the code ``database_unavailable`` (never
-a 500 or a traceback); the client retries; once PostgreSQL is back the same worker serves
-again (no restart: ``pool_pre_ping``); every acknowledged result is stored and round 2 pairs.
+a 500 or a traceback); the client retries; once PostgreSQL is back the same workers serve
+again (no restart: ``pool_pre_ping``; ``turnir serve --workers 2``, two clients); every
+acknowledged result is stored and round 2 pairs.
 
 It runs on a PostgreSQL cluster of its own (``scripts/pg-test-server.sh`` with another folder
 and port), never the shared test server.
@@ -10,12 +11,14 @@ and port), never the shared test server.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
 
 import httpx
 
+from tests.db_fixtures import create_pg_database, drop_pg_database
 from tests.faults.servers import (
     Entries,
     enter_result,
@@ -29,23 +32,30 @@ from tests.faults.servers import (
 from turnir.storage.database import Database
 
 PLAYERS = 24
+PG_DIR = "/tmp/turnir-pg-faults"
+"""The cluster's folder (kept between runs: a later start skips initdb; each run makes a
+database of its own in it)."""
 
 
 def test_a_postgres_restart_gives_503_and_loses_no_acknowledged_result(tmp_path: Path) -> None:
-    pg_dir = Path(f"/tmp/turnir-pg-faults-{tmp_path.name}")
+    pg_dir = Path(PG_DIR)
     try:
-        with own_postgres(pg_dir) as (url, port):
+        with own_postgres(pg_dir) as (server, port):
+            name = f"turnir_faults_restart_{os.getpid()}"
+            url = create_pg_database(server, name)
             db = Database.open(url)
             try:
                 tournament = paired_tournament(db, PLAYERS)
             finally:
                 db.close()
-            with served(url, tmp_path / "server.log") as (_, base), \
-                    httpx.Client(base_url=base, timeout=30) as client:
+            with served(url, tmp_path / "server.log", workers=2) as (_, base), \
+                    httpx.Client(base_url=base, timeout=30) as client, \
+                    httpx.Client(base_url=base, timeout=30) as other:
+                clients = (client, other)  # two connections: both workers usually serve
                 seen = Entries()
                 half = len(tournament.tables) // 2
-                for table in tournament.tables[:half]:
-                    enter_result(client, tournament, table, seen)
+                for i, table in enumerate(tournament.tables[:half]):
+                    enter_result(clients[i % 2], tournament, table, seen)
                 window: dict[str, float] = {}
 
                 def restart() -> None:
@@ -62,8 +72,8 @@ def test_a_postgres_restart_gives_503_and_loses_no_acknowledged_result(tmp_path:
                 while "stopped" not in window:
                     time.sleep(0.02)
                 try:
-                    for table in tournament.tables[half:]:
-                        enter_result(client, tournament, table, seen)
+                    for i, table in enumerate(tournament.tables[half:]):
+                        enter_result(clients[i % 2], tournament, table, seen)
                 finally:
                     restarter.join(timeout=120)
                 assert 503 in seen.statuses, seen.statuses
@@ -82,6 +92,7 @@ def test_a_postgres_restart_gives_503_and_loses_no_acknowledged_result(tmp_path:
             finally:
                 db.close()
             assert {t: stored.get(t) for t in seen.acknowledged} == seen.acknowledged
+            drop_pg_database(server, name)
     finally:
         pg("stop", pg_dir, 0)  # already stopped unless the test failed half-way
 
