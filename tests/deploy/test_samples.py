@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 import yaml  # type: ignore[import-untyped]
 
+from tests.db_fixtures import create_pg_database, drop_pg_database
 from tests.deploy.render import (
     DEPLOY,
     NGINX,
@@ -85,19 +87,29 @@ def test_nginx_body_limit_matches_turnir_max_upload() -> None:
 class Site:
     base: str
     http: str
-    db: Path
+    db: str
+    """The PostgreSQL database's URL."""
     env: dict[str, str]
     tournament: int
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    """An organizer and a tournament on a new SQLite file; ``turnir serve --workers 2`` and
-    ``turnir robot serve --no-checks`` behind the nginx sample (self-signed TLS). One for the
-    module: each test uses client addresses of its own."""
+def site(tmp_path_factory: pytest.TempPathFactory, pg_server_url: str) -> Iterator[Site]:
+    """An empty PostgreSQL database (the first command creates the schema, as docs/deploy.md
+    says), an organizer and a tournament on it; ``turnir serve --workers 2`` and ``turnir robot
+    serve --no-checks`` behind the nginx sample (self-signed TLS). One for the module: each
+    test uses client addresses of its own."""
     tmp_path = tmp_path_factory.mktemp("deploy")
-    db = tmp_path / "turnir.db"
-    env = {**os.environ, "TURNIR_DATABASE_URL": f"sqlite:///{db}",
+    name = f"turnir_deploy_{os.getpid()}"
+    db = create_pg_database(pg_server_url, name)
+    try:
+        yield from _site(tmp_path, db)
+    finally:
+        drop_pg_database(pg_server_url, name)
+
+
+def _site(tmp_path: Path, db: str) -> Iterator[Site]:
+    env = {**os.environ, "TURNIR_DATABASE_URL": db,
            "TURNIR_TRUSTED_PROXIES": "127.0.0.1", "TURNIR_LOGIN_FAILURES": "2",
            "TURNIR_SCHEDULES": "0", "TURNIR_ACTOR": "deploy-test"}
     env.pop("TURNIR_SECRET_KEY", None)  # the key kept in the database (H1) serves both workers
@@ -106,7 +118,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     players.write_text("name\nАнна Котова\nИван Петров\nОлег Сидоров\nЮлия Зайцева\n")
     turnir("tournament", "new", "Кубок", "--players", str(players), "--rounds", "2",
            "--organizer", "boss", env=env)
-    tournament = int(sqlite3.connect(db).execute("select max(id) from tournaments").fetchone()[0])
+    with psycopg.connect(db) as conn:
+        row = conn.execute("select max(id) from tournaments").fetchone()
+    assert row is not None
+    tournament = int(row[0])
     app_port, robot_port = free_port(), free_port()
     conf, http_port, https_port = render_nginx(tmp_path, app_port=app_port,
                                                robot_port=robot_port)
@@ -166,7 +181,7 @@ def test_login_limit_counts_each_client_through_trusted_proxy(site: Site) -> Non
     assert log_in(site.base, CLIENT, "wrong-2", spoofed="198.51.100.2").status_code != 429
     assert log_in(site.base, CLIENT, PASSWORD, spoofed="198.51.100.3").status_code == 429
     assert log_in(site.base, OTHER_CLIENT, "wrong-3").status_code not in (303, 429)
-    with sqlite3.connect(site.db) as conn:
+    with psycopg.connect(site.db) as conn:
         addresses = sorted(row[0] for row in conn.execute("select address from login_failures"))
     assert addresses == [CLIENT, CLIENT, OTHER_CLIENT]
     assert log_in(site.base, OTHER_CLIENT, PASSWORD).status_code == 303
