@@ -30,13 +30,14 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from turnir.robot.auth import StaticTokens
-    from turnir.robot.engine import EngineSettings, StockfishPool
+    from turnir.robot.engine import EngineSettings, ScriptedEvaluator, StockfishPool
     from turnir.robot.journal import OnlineResult
     from turnir.robot.replay import ReplayReport
+    from turnir.services.robot_work import RobotWorker, WorkRound
 
 robot_app = command_group(
     name="robot",
-    help="The online judge robot (rules A-0..A-6): replay, simulate, serve.",
+    help="The online judge robot (rules A-0..A-6): replay, simulate, serve, work.",
     add_completion=False,
 )
 robot_app.add_typer(token_app, name="token")
@@ -228,8 +229,14 @@ def serve_command(
     actor: Annotated[str | None, typer.Option(
         help="Who the audit log names for the results the robot records (default: "
              "robot:Magic).", show_default=False)] = None,
+    checks: Annotated[bool, typer.Option(
+        "--checks/--no-checks", help="Run the checks in this process (one process), or leave "
+        "them to `turnir robot work` processes.")] = True,
 ) -> None:
     """Run the robot's HTTP API with checks on the real clock, on the database.
+
+    With --no-checks the process only takes the games and their events; `turnir robot work`
+    processes on the same database run the checks.
 
     The database in effect (TURNIR_DATABASE_URL or the default) keeps the games, their events
     and the decisions, and gets the results of the tournaments that allow the robot. Every
@@ -241,6 +248,9 @@ def serve_command(
     from turnir.compose import robot_app as create_robot_app
 
     if memory:
+        if not checks:
+            raise fail(UserError("--no-checks needs the database: the robot workers find the "
+                                 "games there", code="invalid_option"))
         app = create_robot_app(engine=_engine(stockfish, processes, nodes),
                                webhook_url=webhook, tokens=_memory_tokens())
         uvicorn.run(app, host=host, port=port)
@@ -257,18 +267,20 @@ def serve_command(
         try:
             robot, results = online_robot(
                 db, clock=clock, evaluator=pool, actor=actor or ROBOT_ACTOR,
-                also=[hook] if hook else [],
+                also=[hook] if hook else [], shared=not checks,
                 restore_since_ms=clock.now_ms() - round(restore_hours * 3_600_000))
         except BaseException:
             pool.close()
             raise
-        err_console.print(f"robot on {db.describe()}: {len(robot.game_ids())} games restored",
+        err_console.print(f"robot on {db.describe()}: {len(robot.game_ids())} games restored"
+                          + ("" if checks else "; the checks are left to `turnir robot work`"),
                           highlight=False)
         if not list_robot_tokens(db):
             err_console.print("no robot token yet: every request will be refused until one "
                               "is created (turnir robot token create [--tournament T])",
                               highlight=False)
         app = create_robot_app(robot, tokens=DatabaseTokens(db), results=results,
+                               run_checks=checks,
                                on_close=[*([hook.close] if hook else []), pool.close])
         uvicorn.run(app, host=host, port=port)
 
@@ -390,3 +402,113 @@ def decisions_command(
         return
     for d in found:
         console.print(styled((str(d.id), "bold"), f" {d.message}"), highlight=False)
+
+
+FAKE_DELAY_ENV = "TURNIR_ROBOT_FAKE_DELAY_MS"
+"""A test aid: with ``--engine fake`` each position takes this many milliseconds (0 to 60000),
+so a test can stop a worker in the middle of a check."""
+
+
+def _fake_evaluator() -> ScriptedEvaluator:
+    from turnir.robot.engine import ScriptedEvaluator
+
+    given = os.environ.get(FAKE_DELAY_ENV, "").strip() or "0"
+    if not given.isdigit() or int(given) > 60_000:
+        raise fail(UserError("{name} must be a whole number of milliseconds from 0 to 60000",
+                             code="invalid_option", name=FAKE_DELAY_ENV))
+    return ScriptedEvaluator(0.0, delay_ms=int(given))
+
+
+def _default_worker_name() -> str:
+    import socket
+
+    return f"{socket.gethostname()[:80]}-{os.getpid()}"
+
+
+def _print_round(done: WorkRound) -> None:
+    from turnir.robot.robot import CheckStatus
+
+    taken = {c.taken_from for c in done.taken_over}
+    parts = [f"claimed {len(done.claimed)} games"]
+    if taken:
+        parts.append(f"{len(done.taken_over)} taken over from {', '.join(sorted(map(str, taken)))}")
+    parts.append(", ".join(f"{status.value.replace('_', ' ')} {done.count(status)}"
+                           for status in CheckStatus))
+    if done.redelivered:
+        parts.append(f"{done.redelivered} ends handed over again")
+    if done.run is not None:
+        parts.extend(f"{d.id} {d.rule.value} {d.verdict.value}" for d in done.run.decisions)
+    if done.error:
+        parts.append(f"error: {done.error}; tried again later")
+    console.print("; ".join(parts), highlight=False, soft_wrap=True)
+
+
+@command(robot_app, "work")
+def work_command(
+    worker: Annotated[str | None, typer.Option(
+        help="This worker's name in the leases (default: host-pid).",
+        show_default=False)] = None,
+    lease_seconds: Annotated[float, typer.Option(
+        min=1.0, max=3600.0, help="How long a claim holds unless renewed; a dead worker's "
+        "games are taken over after it.")] = 30.0,
+    engine: EngineOpt = EngineChoice.stockfish,
+    nodes: NodesOpt = 10_000,
+    processes: ProcessesOpt = 2,
+    stockfish: PathOpt = None,
+    batch: Annotated[int, typer.Option(min=1, max=10_000,
+                                       help="Games claimed at a time.")] = 200,
+    poll_ms: Annotated[int, typer.Option(min=10, max=60_000,
+                                         help="Longest wait between looks for due games.")] = 500,
+    once: Annotated[bool, typer.Option(
+        "--once", help="Run the checks due now once and exit.")] = False,
+    actor: Annotated[str | None, typer.Option(
+        help="Who the audit log names for the results (default: robot:Magic).",
+        show_default=False)] = None,
+) -> None:
+    """Run the due checks of the games on the database, sharing them with other workers.
+
+    The games come from `turnir robot serve --no-checks`. Each due game is claimed with a
+    lease, so no two workers decide one game; a dead worker's games are taken over once its
+    leases expire. Stop with Ctrl+C or SIGTERM.
+    """
+    import signal
+    import threading
+
+    from turnir.robot.clock import SystemClock
+    from turnir.robot.engine import Evaluator
+    from turnir.services.online import ROBOT_ACTOR
+    from turnir.services.robot_work import RobotWorker, check_worker_name
+
+    name = check_worker_name(worker if worker is not None else _default_worker_name())
+    evaluator: Evaluator = (_fake_evaluator() if engine is EngineChoice.fake
+                            else _pool(stockfish, processes, nodes))
+    stop = threading.Event()
+    try:
+        with database() as db:
+            me = RobotWorker(db, owner=name, clock=SystemClock(), evaluator=evaluator,
+                             lease_ms=round(lease_seconds * 1000), batch=batch,
+                             actor=actor or ROBOT_ACTOR)
+            console.print(f"worker {name} on {db.describe()}: lease {lease_seconds:g} s, "
+                          f"engine {engine.value}, batch {batch}", highlight=False)
+            if once:
+                _work_once(me)
+                return
+            signal.signal(signal.SIGTERM, lambda *_: stop.set())
+            try:
+                me.run(stop, poll_ms=poll_ms, report=_print_round)
+            except KeyboardInterrupt:
+                stop.set()
+            console.print(f"worker {name} stopped", highlight=False)
+    finally:
+        evaluator.close()
+
+
+def _work_once(me: RobotWorker) -> None:
+    decided = 0
+    while (done := me.work_once()).claimed:
+        _print_round(done)
+        if done.run is not None:
+            decided += len(done.run.decisions)
+        if done.error:
+            break
+    console.print(f"done: {decided} decisions", highlight=False)
