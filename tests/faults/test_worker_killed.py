@@ -160,6 +160,7 @@ def test_a_worker_killed_mid_request_loses_no_acknowledged_result(
             thread.start()
         wait_for(lambda: sum(len(s.acknowledged) for s in seen) >= 3, "a few results")
         os.kill(owner[-1], signal.SIGKILL)
+        killed_at = time.monotonic()
         try:
             answer = conn.recv(1024)  # the worker is gone: the connection ends, no answer
         except OSError:
@@ -168,6 +169,7 @@ def test_a_worker_killed_mid_request_loses_no_acknowledged_result(
             conn.close()
         assert answer == b"", answer
         wait_for(lambda: len(workers_of(process.pid) - before) == 1, "a new worker")
+        replaced_s = time.monotonic() - killed_at
         victim = Entries()
         with httpx.Client(base_url=base, timeout=60) as http:
             enter_result(http, tournament, victim_table, victim)  # the client sends it again
@@ -180,6 +182,11 @@ def test_a_worker_killed_mid_request_loses_no_acknowledged_result(
                 acknowledged.update(entries.acknowledged)
                 assert 500 not in entries.statuses, entries.bodies
             assert set(acknowledged) == set(tables)
+            errors = sum(e.transport_errors for e in seen)
+            print(f"\nkilled worker replaced after {replaced_s:.2f} s; the half-sent PUT "
+                  f"acknowledged {victim.acknowledged_at[0] - killed_at:.2f} s after the kill; "
+                  f"{errors} transport errors, {sum(e.temporary for e in seen) - errors} "
+                  f"5xx among {sum(len(e.statuses) for e in seen)} answers to the others")
             assert next_round_pairs(http, tournament)["number"] == 2
         assert owner[-1] not in workers_of(process.pid)
     db = Database.open(pg_url)
