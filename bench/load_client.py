@@ -24,6 +24,7 @@ import asyncio
 import random
 import re
 import time
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
@@ -32,6 +33,13 @@ import httpx
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 TIMEOUT_S = 60.0
+KEEPALIVE_S = 2.0
+"""Below uvicorn's 5 s keep-alive: a connection the server is closing is never reused (with
+both at 5 s, a request sent on it as it closed failed with a ReadError, the client's race)."""
+TABLES_A_CLIENT = 16
+"""Players share ``httpx.AsyncClient`` objects by 16 tables (32 connections at most each): one
+client's connection pool costs time quadratic in its waiting requests (httpcore 1.x), which
+with 2,000 players in one pool made the client, not the server, the bottleneck."""
 
 
 class _NoCookies(DefaultCookiePolicy):
@@ -166,12 +174,17 @@ async def play_round(base: str, tid: int, tables: list[Table], byes: list[str], 
     """Every player's round against the server at ``base``; the outcome with the latencies."""
     outcome = Outcome()
     rng = random.Random(seed)
-    limits = httpx.Limits(max_connections=1000, max_keepalive_connections=1000)
-    jar = CookieJar(policy=_NoCookies())
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=TIMEOUT_S,
-                                 cookies=jar) as client:
-        jobs = [_table(client, outcome, tid, t, window_s, rng) for t in tables]
-        jobs += [_bye(client, outcome, tid, s, window_s, rng) for s in byes]
+    shards = max(1, len(tables) // TABLES_A_CLIENT)
+    limits = httpx.Limits(max_connections=2 * TABLES_A_CLIENT + 2,
+                          max_keepalive_connections=2 * TABLES_A_CLIENT + 2,
+                          keepalive_expiry=KEEPALIVE_S)
+    async with AsyncExitStack() as stack:
+        clients = [await stack.enter_async_context(httpx.AsyncClient(
+            base_url=base, limits=limits, timeout=TIMEOUT_S,
+            cookies=CookieJar(policy=_NoCookies()))) for _ in range(shards)]
+        jobs = [_table(clients[i % shards], outcome, tid, t, window_s, rng)
+                for i, t in enumerate(tables)]
+        jobs += [_bye(clients[0], outcome, tid, s, window_s, rng) for s in byes]
         cpu, start = time.process_time(), time.perf_counter()
         await asyncio.gather(*jobs)
         outcome.seconds = time.perf_counter() - start
