@@ -45,8 +45,8 @@ def claim(conn: Connection, key: str, at: datetime, keep_until: datetime) -> boo
     insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
     done = conn.execute(insert(form_tokens)
                         .values(key=key, claimed_at=at, keep_until=keep_until, finished=False)
-                        .on_conflict_do_nothing(index_elements=["key"]))
-    return done.rowcount == 1
+                        .on_conflict_do_nothing(index_elements=["key"]).returning(t.key))
+    return done.first() is not None  # RETURNING: a row only when this call inserted it
 
 
 def read(conn: Connection, key: str) -> TokenRow | None:
@@ -71,12 +71,12 @@ def release(conn: Connection, key: str) -> None:
     conn.execute(delete(form_tokens).where(t.key == key, t.finished.is_(False)))
 
 
-def forget(conn: Connection, now: datetime, most: int) -> int:
+def forget(conn: Connection, now: datetime, most: int) -> None:
     """Delete at most ``FORGET_BATCH`` expired rows, then at most as many of those beyond the
-    ``most`` that expire last; how many went."""
+    ``most`` that expire last."""
     expired = (select(t.key).where(t.keep_until <= now).order_by(t.keep_until)
                .limit(FORGET_BATCH).scalar_subquery())
-    gone = conn.execute(delete(form_tokens).where(t.key.in_(expired))).rowcount
+    conn.execute(delete(form_tokens).where(t.key.in_(expired)))
     over = (select(t.key).order_by(t.keep_until.desc(), t.key.desc()).offset(most)
             .limit(FORGET_BATCH).scalar_subquery())
-    return gone + conn.execute(delete(form_tokens).where(t.key.in_(over))).rowcount
+    conn.execute(delete(form_tokens).where(t.key.in_(over)))

@@ -8,17 +8,27 @@ for the proxies in ``TURNIR_TRUSTED_PROXIES`` (``turnir.web.proxies``).
 While it serves, a background thread runs the tournament schedules once a minute with the real
 clock (``turnir.services.schedules.run_schedules``, issue 13), unless the setting
 ``run_schedules`` is off (``TURNIR_SCHEDULES=0``); with it, another advances the live drafts
-every second (``draft_loop``, issue 14)."""
+every second (``draft_loop``, issue 14).
+
+``turnir serve --workers N`` (issue 15, :func:`run_workers`): uvicorn's supervisor runs N
+worker processes of the factory ``turnir.compose:worker_app``, each with its own database
+engine, on the database the parent opened (passed in ``TURNIR_DATABASE_URL``); the parent
+alone runs the schedules and the drafts (the workers get ``TURNIR_SCHEDULES=0``). They agree on
+the CSRF key (``TURNIR_SECRET_KEY`` or the one kept in the database,
+``turnir.services.site_secrets``) and on the creating forms' tokens (``form_tokens``)."""
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from fastapi import FastAPI
 
 from turnir.services.common import Database
+from turnir.web.settings import WebSettings
 
 log = logging.getLogger("turnir.schedule")
 SCHEDULE_EVERY_S = 60.0
@@ -58,20 +68,44 @@ def draft_loop(db: Database, stop: threading.Event, *, every_s: float = DRAFT_EV
         stop.wait(every_s)
 
 
+@contextmanager
+def background(db: Database, settings: WebSettings) -> Iterator[None]:
+    """The schedules and the drafts advanced in background threads while the block runs (when
+    the setting ``run_schedules`` says so), stopped after it."""
+    stop = threading.Event()
+    if settings.run_schedules:
+        threading.Thread(target=schedule_loop, args=(db, stop), daemon=True,
+                         name="turnir-schedules").start()
+        threading.Thread(target=draft_loop, args=(db, stop), daemon=True,
+                         name="turnir-drafts").start()
+    try:
+        yield
+    finally:
+        stop.set()
+
+
 def run(app: FastAPI, *, host: str, port: int, quiet: bool) -> None:
     """Serve ``app`` on ``host:port`` until stopped (an access log unless ``quiet``), running
     the schedules in the background while it serves (when the setting says so)."""
     import uvicorn
 
-    stop = threading.Event()
     state = app.state.web
-    if state.settings.run_schedules:
-        threading.Thread(target=schedule_loop, args=(state.db, stop), daemon=True,
-                         name="turnir-schedules").start()
-        threading.Thread(target=draft_loop, args=(state.db, stop), daemon=True,
-                         name="turnir-drafts").start()
-    try:
+    with background(state.db, state.settings):
         uvicorn.run(app, host=host, port=port, log_level="warning" if quiet else "info",
                     access_log=not quiet, proxy_headers=False)
-    finally:
-        stop.set()
+
+
+WORKER_APP = "turnir.compose:worker_app"
+
+
+def run_workers(db: Database, settings: WebSettings, *, host: str, port: int, quiet: bool,
+                workers: int) -> None:
+    """Serve with ``workers`` processes of ``WORKER_APP`` (uvicorn's supervisor, which starts
+    each one anew: spawned, nothing of this process's engine is shared) until stopped; this
+    process runs the schedules and the drafts on ``db`` meanwhile, the workers never do."""
+    import uvicorn
+
+    with background(db, settings):
+        uvicorn.run(WORKER_APP, factory=True, workers=workers, host=host, port=port,
+                    log_level="warning" if quiet else "info", access_log=not quiet,
+                    proxy_headers=False)
