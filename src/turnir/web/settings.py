@@ -3,7 +3,9 @@
 | variable | default | meaning |
 | --- | --- | --- |
 | ``TURNIR_DATABASE_URL`` | the per-user SQLite file | the database (``docs/storage.md``) |
-| ``TURNIR_SECRET_KEY`` | drawn at start | signs CSRF tokens; set it when several workers serve |
+| ``TURNIR_SECRET_KEY`` | the key kept in the database | signs CSRF tokens; when not given, \
+``turnir serve`` uses the key kept in ``site_secrets`` (drawn once, first writer wins: \
+``turnir.services.site_secrets``), so every worker and every restart accept each other's forms |
 | ``TURNIR_SECURE_COOKIES`` | ``0`` | ``1``: cookies always get the ``Secure`` flag (they get it \
 anyway on a request that came over HTTPS, directly or through a trusted proxy) |
 | ``TURNIR_TRUSTED_PROXIES`` | none | comma list of IPs/CIDRs whose ``X-Forwarded-For`` and \
@@ -16,8 +18,14 @@ anyway on a request that came over HTTPS, directly or through a trusted proxy) |
 | ``TURNIR_LOGIN_FAILURES_PER_LOGIN`` | ``20`` | failed logins per login from any address |
 | ``TURNIR_LOGIN_FAILURES_PER_ADDRESS`` | ``100`` | failed logins per address (IPv6: /64) |
 | ``TURNIR_LOGIN_WINDOW_S`` | ``900`` | the login limits' sliding window, in seconds |
+| ``TURNIR_SCHEDULES`` | on | ``0``: this server runs no schedules and live drafts (the \
+workers of ``turnir serve --workers N`` get it: their parent runs them) |
 
-Sizes are bytes, or with a ``K`` or ``M`` suffix (1024-based).
+Sizes are bytes, or with a ``K`` or ``M`` suffix (1024-based). ``WebSettings()`` built
+directly (tests) draws a random ``secret_key``; ``turnir.compose.kept_secret`` replaces it with
+the kept one. The workers of ``turnir serve --workers N`` read these settings from the
+environment their parent leaves (``turnir.compose.worker_app``): the database it opened in
+``TURNIR_DATABASE_URL``, ``TURNIR_SCHEDULES=0``.
 """
 
 from __future__ import annotations
