@@ -27,8 +27,9 @@ from turnir.storage.database import Database
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_SCRIPT = ROOT / "scripts" / "pg-test-server.sh"
-READY_S = 60.0
-"""Readiness timeout of a subprocess server (the machine is loaded); never asserted."""
+READY_S = 120.0
+"""Readiness timeout of a subprocess server: generous, as two spawned workers importing the app
+on 2 cores under a load average near 20 once took over 60 s; never asserted."""
 TEMPORARY = (503, 502, 504)
 """Answers a client retries: the database cannot be reached (503), a proxy's gateway errors."""
 
@@ -202,14 +203,25 @@ def enter_result(client: httpx.Client, t: Tournament, table: int, seen: Entries,
     raise AssertionError(f"table {table}: no acknowledgement in {give_up_s} s")
 
 
-def stored_results(db: Database, tid: int) -> dict[int, str]:
-    """Round 1's results as stored: table → score as "a-b[-draws]"."""
-    found: dict[int, str] = {}
-    for pairing in current_round(db, tid, 1).round.pairings:
-        result = pairing.result
-        if result is not None and pairing.b is not None:
-            found[pairing.table] = result.score
-    return found
+def prepared(url: str, players: int) -> Tournament:
+    """``paired_tournament`` on the database at ``url`` (opened and closed here)."""
+    db = Database.open(url)
+    try:
+        return paired_tournament(db, players)
+    finally:
+        db.close()
+
+
+def assert_none_lost(url: str, tid: int, acknowledged: dict[int, str]) -> None:
+    """Every result the server acknowledged is stored in round 1, with its score."""
+    db = Database.open(url)
+    try:
+        pairings = current_round(db, tid, 1).round.pairings
+    finally:
+        db.close()
+    stored = {p.table: p.result.score for p in pairings
+              if p.result is not None and p.b is not None}
+    assert {t: stored.get(t) for t in acknowledged} == acknowledged
 
 
 def next_round_pairs(client: httpx.Client, t: Tournament) -> dict[str, object]:

@@ -23,14 +23,13 @@ import pytest
 
 from tests.faults.servers import (
     Entries,
+    assert_none_lost,
     enter_result,
     next_round_pairs,
-    paired_tournament,
+    prepared,
     put_result,
     served,
-    stored_results,
 )
-from turnir.storage.database import Database
 
 SIZE = "16m"
 PLAYERS = 24
@@ -81,11 +80,7 @@ def test_a_full_disk_refuses_writes_clearly_and_work_resumes_when_space_returns(
         path = disk / "turnir.db"
         shutil.copyfile(sqlite_template, path)
         url = f"sqlite:///{path}"
-        db = Database.open(url)
-        try:
-            tournament = paired_tournament(db, PLAYERS)
-        finally:
-            db.close()
+        tournament = prepared(url, PLAYERS)
         tables = tournament.tables
         half = len(tables) // 2
         with served(url, tmp_path / "server.log") as (_, base), \
@@ -116,11 +111,6 @@ def test_a_full_disk_refuses_writes_clearly_and_work_resumes_when_space_returns(
                 enter_result(client, tournament, table, seen)
             assert set(seen.acknowledged) == set(tables)
             assert next_round_pairs(client, tournament)["number"] == 2
-        db = Database.open(url)
-        try:
-            stored = stored_results(db, tournament.tid)
-        finally:
-            db.close()
-        assert {t: stored.get(t) for t in seen.acknowledged} == seen.acknowledged
+        assert_none_lost(url, tournament.tid, seen.acknowledged)
         with sqlite3.connect(path) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)

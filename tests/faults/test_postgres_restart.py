@@ -21,15 +21,14 @@ import httpx
 from tests.db_fixtures import create_pg_database, drop_pg_database
 from tests.faults.servers import (
     Entries,
+    assert_none_lost,
     enter_result,
     next_round_pairs,
     own_postgres,
-    paired_tournament,
     pg,
+    prepared,
     served,
-    stored_results,
 )
-from turnir.storage.database import Database
 
 PLAYERS = 24
 PG_DIR = "/tmp/turnir-pg-faults"
@@ -43,11 +42,7 @@ def test_a_postgres_restart_gives_503_and_loses_no_acknowledged_result(tmp_path:
         with own_postgres(pg_dir) as (server, port):
             name = f"turnir_faults_restart_{os.getpid()}"
             url = create_pg_database(server, name)
-            db = Database.open(url)
-            try:
-                tournament = paired_tournament(db, PLAYERS)
-            finally:
-                db.close()
+            tournament = prepared(url, PLAYERS)
             with served(url, tmp_path / "server.log", workers=2) as (_, base), \
                     httpx.Client(base_url=base, timeout=30) as client, \
                     httpx.Client(base_url=base, timeout=30) as other:
@@ -87,12 +82,7 @@ def test_a_postgres_restart_gives_503_and_loses_no_acknowledged_result(tmp_path:
                 assert {table for table in seen.acknowledged} == set(tournament.tables)
                 second = next_round_pairs(client, tournament)
                 assert second["number"] == 2 and second["pairings"]
-            db = Database.open(url)
-            try:
-                stored = stored_results(db, tournament.tid)
-            finally:
-                db.close()
-            assert {t: stored.get(t) for t in seen.acknowledged} == seen.acknowledged
+            assert_none_lost(url, tournament.tid, seen.acknowledged)
             drop_pg_database(server, name)
     finally:
         pg("stop", pg_dir, 0)  # already stopped unless the test failed half-way

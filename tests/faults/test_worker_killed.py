@@ -26,13 +26,12 @@ from tests.faults.servers import (
     SCORES,
     Entries,
     Tournament,
+    assert_none_lost,
     enter_result,
     next_round_pairs,
-    paired_tournament,
+    prepared,
     served,
-    stored_results,
 )
-from turnir.storage.database import Database
 
 PLAYERS = 48
 CLIENTS = 3
@@ -116,11 +115,7 @@ def pg_url(pg_server_url: str, pg_template: str) -> Iterator[str]:
 
 def test_a_worker_killed_mid_request_loses_no_acknowledged_result(
         tmp_path: Path, pg_url: str) -> None:
-    db = Database.open(pg_url)
-    try:
-        tournament = paired_tournament(db, PLAYERS)
-    finally:
-        db.close()
+    tournament = prepared(pg_url, PLAYERS)
     tables = tournament.tables
     victim_table, rest = tables[0], tables[1:]
     with served(pg_url, tmp_path / "server.log", workers=2) as (process, base):
@@ -189,9 +184,4 @@ def test_a_worker_killed_mid_request_loses_no_acknowledged_result(
                   f"5xx among {sum(len(e.statuses) for e in seen)} answers to the others")
             assert next_round_pairs(http, tournament)["number"] == 2
         assert owner[-1] not in workers_of(process.pid)
-    db = Database.open(pg_url)
-    try:
-        stored = stored_results(db, tournament.tid)
-    finally:
-        db.close()
-    assert {t: stored.get(t) for t in acknowledged} == acknowledged
+    assert_none_lost(pg_url, tournament.tid, acknowledged)
