@@ -51,6 +51,7 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     # organizer pages
     ("GET", "/new"): ORG, ("POST", "/new"): ORG, ("GET", "/accounts"): ORG,
     ("POST", "/accounts"): ORG, ("POST", "/accounts/{login}/deactivate"): ORG,
+    ("GET", "/backup"): ORG, ("GET", "/backup/download"): ORG,  # issue 15: the backup
     ("POST", "/accounts/{login}/activate"): ORG, ("POST", "/accounts/{login}/password"): ORG,
     ("GET", f"{T}/manage"): ORG, ("POST", f"{T}/players"): ORG,
     ("POST", f"{T}/players/import"): ORG, ("POST", f"{T}/players/{{number}}/checkin"): ORG,

@@ -29,6 +29,7 @@ from turnir.web import (
     api,
     audit_pages,
     auth,
+    backup_pages,
     cards_pages,
     deck_judging_pages,
     deck_pages,
@@ -133,7 +134,8 @@ def create_app(settings: WebSettings, *, db: Database,
                self_entry_pages.router, self_entry_pages.api_router,  # issue 13: self-entry
                live_draft_pages.router, draft_api.router,  # issue 14: the live draft's pages
                draft_deck_pages.router,  # issue 14: pool decks and card replacements (D-6, D-7)
-               draft_pages.router]  # issue 14: the draft's plan and seating
+               draft_pages.router,  # issue 14: the draft's plan and seating
+               backup_pages.router]  # issue 15: the site organizers' backup download
     for router in routers:
         app.include_router(router)
     app.state.routers = routers
