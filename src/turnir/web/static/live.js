@@ -1,0 +1,85 @@
+// Live page updates (issue 15); a static file, as the CSP asks.
+// A page whose live part carries data-live="/t/{tid}/events" opens one EventSource on that
+// stream (server-sent events, turnir.web.live). When the stream says the tournament's change
+// stamp moved (event "changed"), "turnir:changed" is fired on document.body (after a short
+// random delay, so 2,000 open pages do not ask in the same millisecond); the live parts refresh
+// on it (hx-trigger="turnir:changed from:body, every Ns").
+// The poll "every Ns" stays in the markup at the old speed. While the stream is open, this file
+// cancels a poll of a part that is up to date: one refreshed since the last change and less
+// than SLOW_MS ago, so the part still refreshes at least once a minute. Without EventSource,
+// without this file, or while the stream fails (the server refused it with 503, the network is
+// down, a proxy buffers it), nothing is cancelled and the parts poll at the old speed.
+(function () {
+  "use strict";
+  var SLOW_MS = 60000;
+  var JITTER_MS = 250;
+  var source = null;
+  var url = "";
+  var open = false;
+  var stamp = null;
+  var lastChange = 0;
+  var loaded = {};
+
+  function key(elt) {
+    var get = elt.getAttribute("hx-get") || "";
+    return elt.id || get.split("?")[0];
+  }
+
+  function changed() {
+    lastChange = Date.now();
+    window.setTimeout(function () {
+      document.body.dispatchEvent(new CustomEvent("turnir:changed", {bubbles: true}));
+    }, Math.floor(Math.random() * JITTER_MS));
+  }
+
+  function close() {
+    if (source) source.close();
+    source = null;
+    open = false;
+    url = "";
+  }
+
+  function connect() {
+    var part = document.querySelector("[data-live]");
+    var wanted = part ? part.getAttribute("data-live") : "";
+    if (wanted === url) return;
+    close();
+    if (!wanted || typeof window.EventSource !== "function") return;
+    url = wanted;
+    source = new EventSource(wanted);
+    source.addEventListener("open", function () { open = true; });
+    source.addEventListener("error", function () {
+      // Reconnecting (the stream ended after its minute) or failed (a 503): poll meanwhile.
+      open = false;
+    });
+    source.addEventListener("changed", function (event) {
+      open = true;
+      var now = event.data;
+      if (stamp !== null && now !== stamp) changed();
+      stamp = now;
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var now = Date.now();
+    document.querySelectorAll("[data-live]").forEach(function (elt) { loaded[key(elt)] = now; });
+    connect();
+  });
+  document.addEventListener("htmx:afterSettle", connect);
+  window.addEventListener("pagehide", close);
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    var config = event.detail && event.detail.requestConfig;
+    if (!open || !elt || !elt.hasAttribute("data-live") || !config) return;
+    if (config.verb !== "get" || config.triggeringEvent) return;  // only the timed poll
+    var last = loaded[key(elt)] || 0;
+    if (last >= lastChange && Date.now() - last < SLOW_MS) event.preventDefault();
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.hasAttribute("data-live") && event.detail.successful) {
+      loaded[key(elt)] = Date.now();
+    }
+  });
+})();
