@@ -44,6 +44,7 @@ EXPECTED: dict[tuple[str, str], frozenset[Role]] = {
     ("GET", "/healthz"): ALL, ("GET", "/"): ALL, ("GET", "/lang/{code}"): ALL,
     ("GET", T): ALL, ("GET", f"{T}/pairings"): ALL, ("GET", f"{T}/find"): ALL,
     ("GET", f"{T}/standings"): ALL, ("GET", f"{T}/top"): ALL, ("GET", f"{T}/places"): ALL,
+    ("GET", f"{T}/events"): ALL,  # issue 15: live updates (it only says that something changed)
     ("GET", "/login"): ALL, ("POST", "/login"): ALL, ("POST", "/logout"): ALL,
     ("GET", "/api/v1/openapi.json"): ALL,
     ("GET", "/ratings"): ALL, ("GET", "/ratings/players/{person}"): ALL,

@@ -346,6 +346,14 @@ class ChangeStamps:
         self._reader.close()
 
 
+def change_stamps(db: Database, tournament_ids: Iterable[int]) -> dict[int, int]:
+    """The change stamps of many tournaments in one read (``turnir.web.live``'s watcher: one
+    query per tick for every watched tournament); a tournament that does not exist is left
+    out. Blocking: call it off the event loop."""
+    with reading(db) as tx:
+        return audit.change_stamps(tx, tournament_ids)
+
+
 # ----- the log page --------------------------------------------------------------------------
 
 

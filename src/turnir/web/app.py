@@ -43,6 +43,7 @@ from turnir.web import (
     form_once,
     format_pages,
     judging,
+    live,
     live_draft_pages,
     organizer,
     penalty_pages,
@@ -99,6 +100,7 @@ def create_app(settings: WebSettings, *, db: Database,
         try:
             yield
         finally:
+            app.state.web.live.close_threadsafe()  # issue 15: open streams end
             stamps.close()
             if on_shutdown is not None:
                 on_shutdown()
@@ -112,6 +114,7 @@ def create_app(settings: WebSettings, *, db: Database,
         templates=Templates(zone(settings.timezone), {"static_url": "/static"}),
         limiter=login_limits(settings),
         cache=cache, stamps=stamps,
+        live=live.LiveHub(db, poll_ms=settings.live_poll_ms, max_streams=settings.live_streams),
         hasher=make_hasher(fast=settings.fast_hashing),
     )
     errors.install(app)
@@ -135,6 +138,7 @@ def create_app(settings: WebSettings, *, db: Database,
                live_draft_pages.router, draft_api.router,  # issue 14: the live draft's pages
                draft_deck_pages.router,  # issue 14: pool decks and card replacements (D-6, D-7)
                draft_pages.router,  # issue 14: the draft's plan and seating
+               live.router,  # issue 15: live updates (server-sent events)
                backup_pages.router]  # issue 15: the site organizers' backup download
     for router in routers:
         app.include_router(router)

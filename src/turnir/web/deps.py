@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
@@ -51,6 +51,9 @@ from turnir.web.settings import WebSettings
 from turnir.web.staff import Staff, staff_for
 from turnir.web.templating import Templates
 
+if TYPE_CHECKING:
+    from turnir.web.live import LiveHub
+
 
 @dataclass(eq=False)
 class WebState:
@@ -63,6 +66,8 @@ class WebState:
     cache: PageCache
     stamps: ChangeStamps
     hasher: PasswordHasher
+    live: LiveHub
+    """The live updates' watcher of this process (``turnir.web.live``, issue 15)."""
     form_tokens: FormTokens = field(init=False, repr=False)
     """The creating forms' one-time tokens (``turnir.web.form_once``), kept in ``db``."""
 

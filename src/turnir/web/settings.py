@@ -20,6 +20,9 @@ anyway on a request that came over HTTPS, directly or through a trusted proxy) |
 | ``TURNIR_LOGIN_WINDOW_S`` | ``900`` | the login limits' sliding window, in seconds |
 | ``TURNIR_SCHEDULES`` | on | ``0``: this server runs no schedules and live drafts (the \
 workers of ``turnir serve --workers N`` get it: their parent runs them) |
+| ``TURNIR_LIVE_POLL_MS`` | ``1000`` | how often a process reads the change stamps of the \
+tournaments its live-update streams watch (100 to 10000 ms) |
+| ``TURNIR_LIVE_STREAMS`` | ``2000`` | live-update streams one process keeps open; more get 503 |
 
 Sizes are bytes, or with a ``K`` or ``M`` suffix (1024-based). ``WebSettings()`` built
 directly (tests) draws a random ``secret_key``; ``turnir.compose.kept_secret`` replaces it with
@@ -43,7 +46,10 @@ MB = 1024 * 1024
 LOGIN_LIMITS = (("TURNIR_LOGIN_FAILURES", "login_failures"),
                 ("TURNIR_LOGIN_FAILURES_PER_LOGIN", "login_failures_per_login"),
                 ("TURNIR_LOGIN_FAILURES_PER_ADDRESS", "login_failures_per_address"),
-                ("TURNIR_LOGIN_WINDOW_S", "login_window_s"))
+                ("TURNIR_LOGIN_WINDOW_S", "login_window_s"),
+                ("TURNIR_LIVE_POLL_MS", "live_poll_ms"), ("TURNIR_LIVE_STREAMS", "live_streams"))
+LIVE_POLL_MS = (100, 10000)
+"""The bounds of ``live_poll_ms`` (issue 15, live updates)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -60,6 +66,12 @@ class WebSettings:
     a deck saved at 23:15 in Moscow does not read 20:15 on a server kept in UTC."""
     poll_seconds: int = 10
     """How often public pages refresh themselves (HTMX polling)."""
+    live_poll_ms: int = 1000
+    """How often each process's live-updates watcher reads the change stamps of the watched
+    tournaments, in milliseconds (``turnir.web.live``; 100 to 10000)."""
+    live_streams: int = 2000
+    """The most live-update streams (``GET /t/{tid}/events``) one process keeps open; more get
+    503 (the page then polls)."""
     login_failures: int = 5
     """Failed logins allowed per login from one address in ``login_window_s``; then 429
     (``turnir.services.login_limits``)."""
@@ -88,6 +100,10 @@ class WebSettings:
 
     def __post_init__(self) -> None:
         self.proxies()  # refuse a wrong entry at start, not on the first request
+        if not LIVE_POLL_MS[0] <= self.live_poll_ms <= LIVE_POLL_MS[1] or self.live_streams < 1:
+            raise UserError("TURNIR_LIVE_POLL_MS must be from {low} to {high} and "
+                            "TURNIR_LIVE_STREAMS positive", code="bad_setting",
+                            low=LIVE_POLL_MS[0], high=LIVE_POLL_MS[1])
         if self.max_body < 1 or self.max_upload < 1 or self.hsts_seconds < 0:
             raise UserError("the body limits must be positive and HSTS not negative",
                             code="bad_setting")
