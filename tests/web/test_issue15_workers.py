@@ -29,7 +29,8 @@ from turnir.web.app import create_app
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 TOKEN = re.compile(r'name="form_token" value="([^"]+)"')
 TURNIR = Path(sys.executable).with_name("turnir")
-READY_S = 60.0
+READY_S = 120.0
+"""Readiness timeout: generous, two spawned workers once took over 60 s to start under load."""
 LOGINS = 30
 
 
