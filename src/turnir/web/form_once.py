@@ -57,6 +57,7 @@ from turnir.services.form_tokens import (
     claim_token,
     finish_token,
     release_token,
+    token_claim,
     token_key,
 )
 from turnir.web.security import CSRF_FIELD
@@ -96,6 +97,10 @@ class FormTokens:
         wanted = self.keep_seconds if keep is None else keep
         return claim_token(self.db, key, keep_seconds=min(wanted, self.keep_seconds),
                            most=self.most)
+
+    def peek(self, key: str) -> TokenRow | None:
+        """The claim on ``key`` (``None``: free)."""
+        return token_claim(self.db, key)
 
     def finish(self, key: str, url: str | None) -> None:
         """The change was made; ``url`` is the page it led to (kept when already set)."""
@@ -149,17 +154,23 @@ def _key(request: Request, token: str) -> str:
 
 
 async def _claim(tokens: FormTokens, key: str, keep: float | None = None) -> None:
-    """Claim ``key``, waiting while another request holds it; ``FormReplay`` once it is
-    finished (or still pending after ``WAIT_SECONDS``)."""
+    """Claim ``key``, waiting while another request holds it (reading it every
+    ``POLL_SECONDS``, claiming again once it is freed); ``FormReplay`` once it is finished (or
+    still pending after ``WAIT_SECONDS``)."""
     waited = 0.0
     while True:
         found = await run_in_threadpool(tokens.claim, key, keep=keep)
         if found is None:
             return
-        if found.finished or waited >= WAIT_SECONDS:
+        while not found.finished and waited < WAIT_SECONDS:
+            await asyncio.sleep(POLL_SECONDS)
+            waited += POLL_SECONDS
+            seen = await run_in_threadpool(tokens.peek, key)
+            if seen is None:
+                break  # refused (or expired): free again, claim it
+            found = seen
+        else:
             raise FormReplay(found.url)
-        await asyncio.sleep(POLL_SECONDS)
-        waited += POLL_SECONDS
 
 
 def _content_key(request: Request, values: Sequence[tuple[str, str]]) -> str:
