@@ -22,18 +22,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from turnir.domain.model import Pairing, Stage, Status
+from turnir.domain.model import Pairing, Stage, Status, TournamentFormat
 from turnir.domain.result_choices import stage_choices
 from turnir.domain.results import MatchResult
-from turnir.domain.tournament import Tournament
-from turnir.errors import ConflictError
+from turnir.errors import ConflictError, NotFoundError
 from turnir.services.accounts import AccountInfo
 from turnir.services.common import Database, Tx, changing, reading, refuse_when_finished
 from turnir.services.players import drop_in
 from turnir.services.reports import NotAllowedError, player_numbers
+from turnir.storage import match_card_repo as card_reads
 from turnir.storage import players_repo
-from turnir.storage.mappers import load_tournament, tournament_row
-from turnir.storage.result_reports import open_round_reports, report_comments
+from turnir.storage.mappers import settings_from_row, tournament_row
+from turnir.storage.result_reports import report_comments
 
 SELF_DROP_REASON = "left on their own (the player's page)"
 """The stored reason of a drop the player made themselves (the organizer's drops carry the
@@ -87,6 +87,8 @@ class MyMatch:
     """The opponent's words with their report."""
     has_top: bool = False
     """The tournament has a top (its pages show the Top tab)."""
+    draft: bool = False
+    """The tournament is a draft (the card links to the picks, issue 14)."""
 
     @property
     def can_report(self) -> bool:
@@ -125,11 +127,12 @@ class MyMatch:
                 and self.stage is not Stage.TOP)
 
 
-def _pairing_of(t: Tournament, number: int) -> Pairing | None:
-    rnd = t.current_round
-    if rnd is None:
-        return None
-    return next((p for p in rnd.pairings if number in p.players), None)
+def _pairing_of(tx: Tx, tournament_id: int, number: int
+                ) -> tuple[card_reads.CardRound | None, Pairing | None]:
+    """The current round and the player's pairing in it: two indexed reads (issue 15, load:
+    the card no longer loads the whole tournament to show one table)."""
+    rnd = card_reads.current_round(tx, tournament_id)
+    return rnd, None if rnd is None else card_reads.pairing_of(tx, rnd.id, number)
 
 
 def my_tournaments(db: Database, person_id: int | None) -> list[MyTournament]:
@@ -144,13 +147,12 @@ def my_tournaments(db: Database, person_id: int | None) -> list[MyTournament]:
             if tid in seen:
                 continue
             seen.add(tid)
-            t = load_tournament(tx, tid)
-            pairing = _pairing_of(t, number)
-            if pairing is None and t.player(number).dropped_after is not None:
+            rnd, pairing = _pairing_of(tx, tid, number)
+            entry = card_reads.card_entry(tx, tid, number)
+            if pairing is None and entry is not None and entry.dropped_after is not None:
                 continue  # left the tournament: nothing to play there any more
-            rnd = t.current_round
             found.append(MyTournament(
-                tid, t.name, rnd.number if rnd else None,
+                tid, str(tournament_row(tx, tid)["name"]), rnd.number if rnd else None,
                 pairing.table if pairing is not None and pairing.b is not None else None,
                 pairing is not None and not pairing.finished))
     return found
@@ -165,22 +167,23 @@ def _mine(result: MatchResult | None, first: bool) -> MatchResult | None:
 
 def _card(tx: Tx, tournament_id: int, number: int) -> MyMatch:
     row = tournament_row(tx, tournament_id)
-    t = load_tournament(tx, tournament_id)
-    player = t.player(number)
-    rnd = t.current_round
-    pairing = _pairing_of(t, number)
+    settings = settings_from_row(row)
+    player = card_reads.card_entry(tx, tournament_id, number)
+    if player is None:  # pragma: no cover - the number comes from the person's entry
+        raise NotFoundError("no player #{number}", code="unknown_player", number=number)
+    rnd, pairing = _pairing_of(tx, tournament_id, number)
     first = pairing is None or pairing.a == number
     mine = theirs = None
     comments: dict[int, str] = {}
+    opponent = None
     if rnd is not None and pairing is not None and pairing.b is not None:
-        sides = open_round_reports(tx, tournament_id, rnd.number).get(pairing.table, {})
+        sides = card_reads.table_reports(tx, rnd.id, pairing.table)
         me, other = ("a", "b") if first else ("b", "a")
         mine, theirs = _mine(sides.get(me), first), _mine(sides.get(other), first)
         if mine is not None or theirs is not None:
             comments = report_comments(tx, tournament_id, rnd.number, pairing.table)
+        opponent = card_reads.entry_name(tx, tournament_id, pairing.b if first else pairing.a)
     rival = None if pairing is None else (pairing.b if first else pairing.a)
-    opponent = (None if pairing is None or pairing.b is None
-                else t.player(pairing.b if first else pairing.a).name)
     stage = rnd.stage if rnd is not None else None
     return MyMatch(
         tournament_id=tournament_id, tournament=str(row["name"]), status=Status(row["status"]),
@@ -190,10 +193,10 @@ def _card(tx: Tx, tournament_id: int, number: int) -> MyMatch:
         bye=pairing is not None and pairing.b is None, opponent=opponent, first=first,
         result=_mine(pairing.result, first) if pairing is not None else None,
         mine=mine, theirs=theirs,
-        choices=stage_choices(t.settings, stage) if stage is not None else (),
+        choices=stage_choices(settings, stage) if stage is not None else (),
         my_comment=comments.get(number, "") if mine is not None else "",
         their_comment=comments.get(rival, "") if theirs is not None and rival else "",
-        has_top=bool(t.settings.top_size))
+        has_top=bool(settings.top_size), draft=row["format"] == TournamentFormat.DRAFT.value)
 
 
 def my_match(db: Database, tournament_id: int, account: AccountInfo) -> MyMatch:

@@ -138,7 +138,7 @@ def load_players(conn: Connection, tournament_id: int) -> tuple[Player, ...]:
     for number, round_number in conn.execute(
         select(granted_byes.c.number, granted_byes.c.round)
         .where(granted_byes.c.tournament_id == tournament_id)
-    ):
+    ).all():  # .all(): one fetch, not a fetchone per row (psycopg 3)
         byes[number].add(round_number)
     rows = conn.execute(
         select(entries.c.number, entries.c.name, entries.c.city, entries.c.club,
@@ -146,7 +146,7 @@ def load_players(conn: Connection, tournament_id: int) -> tuple[Player, ...]:
                entries.c.given_name)
         .where(entries.c.tournament_id == tournament_id)
         .order_by(entries.c.number)
-    )
+    ).all()
     return tuple(
         Player(id=number, name=name, city=city, club=club,
                granted_byes=frozenset(byes.get(number, ())), joined_round=joined,
@@ -172,7 +172,8 @@ def load_rounds(conn: Connection, tournament_id: int) -> tuple[Round, ...]:
     )
     kinds = {kind.value: kind for kind in PairingKind}
     from_values = MatchResult.from_values
-    for round_id, table, a, b, kind, wins_a, wins_b, draws, outcome, ending in conn.execute(query):
+    found = conn.execute(query).all()  # one fetch, not a fetchone per row (psycopg 3)
+    for round_id, table, a, b, kind, wins_a, wins_b, draws, outcome, ending in found:
         result = None if outcome is None else from_values(wins_a, wins_b, draws, outcome, ending)
         lines[round_id].append(Pairing(table, a, b, kinds[kind], result))
     return tuple(
@@ -190,7 +191,7 @@ def load_penalties(conn: Connection, tournament_id: int) -> dict[PlayerId, Penal
                penalty_counts.c.game_losses, penalty_counts.c.penalty_points,
                penalty_counts.c.warnings)
         .where(penalty_counts.c.tournament_id == tournament_id)
-    )
+    ).all()
     imported = {number: PenaltyCounts(ml, gl, pp, w) for number, ml, gl, pp, w in rows}
     return combine_counts(imported, recorded_penalty_counts(conn, tournament_id))
 

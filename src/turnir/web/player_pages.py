@@ -18,13 +18,11 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from turnir.domain.model import TournamentFormat
 from turnir.domain.results import parse_result
 from turnir.services.deck_formats import tournament_format
 from turnir.services.player_match import leave_tournament, my_match, my_tournaments
 from turnir.services.reports import COMMENT_LEN, ReportStatus, report_result
 from turnir.services.round_clock import round_timer
-from turnir.services.tournaments import find_tournament
 from turnir.web.deps import (
     StateDep,
     TournamentPath,
@@ -69,10 +67,9 @@ def _card(request: Request, state: StateDep, visitor: VisitorDep, tid: int,
                       comment_len=COMMENT_LEN)
     timer = round_timer(state.db, tid, card.round) if card.round else None  # everyone's clock
     decks = tournament_format(state.db, tid) is not None  # a link to the deck (issue 13)
-    draft = find_tournament(state.db, tid).format is TournamentFormat.DRAFT  # issue 14: picks
     return render(request, "my_match.html", card=card, tid=tid, tab="me", note=note, timer=timer,
                   title=card.tournament, comment_len=COMMENT_LEN, has_top=card.has_top,
-                  decks=decks, draft=draft)
+                  decks=decks, draft=card.draft)  # issue 14: the picks of a draft
 
 
 @router.get("/t/{tid}/me", response_class=HTMLResponse)
