@@ -88,9 +88,11 @@ def leases_of(db: Database, owner: str) -> list[str]:
 
 
 def open_games(db: Database) -> int:
+    """Games with a check to come or a lease held."""
     with db.read() as conn:
         return int(conn.execute(select(func.count()).select_from(robot_games).where(
-            robot_games.c.next_check_ms.is_not(None))).scalar_one())
+            robot_games.c.next_check_ms.is_not(None) | robot_games.c.lease_owner.is_not(None)
+        )).scalar_one())
 
 
 def test_a_robot_worker_killed_mid_check_is_taken_over_and_no_game_is_decided_twice(
