@@ -28,7 +28,7 @@ from turnir.formats.backup_file import (
 SPEC = TableSpec("things", (("id", "int"), ("name", "str"), ("on", "bool"), ("at", "datetime"),
                             ("day", "date"), ("raw", "bytes"), ("fee", "decimal"),
                             ("ratio", "float"), ("data", "json")))
-ROWS = [
+ROWS: list[tuple[object, ...]] = [
     (1, "Анна «Ёж»", True, datetime(2026, 3, 1, 14, 2, 11, 250000, tzinfo=UTC),
      date(2026, 3, 1), b"\x00\xff", Decimal("1.40"), 0.5, ({"a": [1, "б"]},)),
     (2, "", False, datetime(2026, 3, 1, 17, 0, tzinfo=timezone(timedelta(hours=3))),

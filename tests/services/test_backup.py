@@ -12,7 +12,7 @@ import os
 import shutil
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,15 +20,17 @@ from typing import Any
 import pytest
 
 from tests.db_fixtures import create_pg_database, drop_pg_database
-from tests.services.builders import ORGANIZER, event, start_round
+from tests.services.builders import ORGANIZER, event
 from turnir.domain.results import parse_result
 from turnir.errors import UserError
+from turnir.formats.backup_file import TableSpec
 from turnir.services import backup
 from turnir.services.accounts import AccountRole, authenticate, create_account, make_hasher
 from turnir.services.audit import verify_log
 from turnir.services.demo import seed_tournaments
 from turnir.services.queries import get_standings
 from turnir.services.results import record_result
+from turnir.services.rounds import start_round
 from turnir.services.tournaments import list_tournaments
 from turnir.storage import backup_repo
 from turnir.storage.database import Database
@@ -155,7 +157,9 @@ def test_a_backup_taken_while_results_are_recorded_is_one_consistent_moment(
         db: Database, other_kind: dict[str, str], tmp_path: Path, portable: bool) -> None:
     tid = event(db, 200, rounds=3)
     seed_tournaments(db)
-    stop, errors, recorded = threading.Event(), [], []
+    stop = threading.Event()
+    errors: list[BaseException] = []
+    recorded: list[int] = []
     writer = threading.Thread(target=lambda: recorded.extend(
         _keep_recording(db, tid, stop, errors)))
     writer.start()
@@ -176,7 +180,7 @@ def test_a_backup_taken_while_results_are_recorded_is_one_consistent_moment(
     target.close()
 
 
-def _spec(name: str) -> backup_repo.TableSpec:
+def _spec(name: str) -> TableSpec:
     return next(s for s in backup_repo.table_specs() if s.name == name)
 
 
@@ -218,17 +222,24 @@ def _tampered(lines: list[bytes]) -> list[bytes]:
     return [*lines[:at], json.dumps(row, ensure_ascii=False).encode() + b"\n", *lines[at + 1:]]
 
 
-BAD_FILES = {
-    "truncated": (lambda p, t: t.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2]) and t,
+def _written(target: Path, data: bytes) -> Path:
+    target.write_bytes(data)
+    return target
+
+
+def _flipped(data: bytes) -> bytes:
+    return data[:200] + bytes([data[200] ^ 0xFF]) + data[201:]
+
+
+BAD_FILES: dict[str, tuple[Callable[[Path, Path], Path], str]] = {
+    "truncated": (lambda p, t: _written(t, p.read_bytes()[: len(p.read_bytes()) // 2]),
                   "backup_damaged"),
-    "a byte flipped": (lambda p, t: t.write_bytes(
-        (lambda b: b[:200] + bytes([b[200] ^ 0xFF]) + b[201:])(p.read_bytes())) and t,
-        "backup_damaged"),
+    "a byte flipped": (lambda p, t: _written(t, _flipped(p.read_bytes())), "backup_damaged"),
     "tampered, checksum kept": (lambda p, t: _rewrite(p, t, _tampered), "backup_"),
     "a newer schema": (lambda p, t: _rewrite(p, t, _header_with("9999_future")),
                        "backup_too_new"),
     "an older schema": (lambda p, t: _rewrite(p, t, _header_with("0016")), "backup_too_old"),
-    "not a backup": (lambda p, t: t.write_bytes(b"name,city\n") and t, "not_a_backup"),
+    "not a backup": (lambda p, t: _written(t, b"name,city\n"), "not_a_backup"),
 }
 
 
