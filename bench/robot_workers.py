@@ -10,8 +10,8 @@ the time from their start until every game is decided is measured (process start
 Runs 1 worker, then ``--workers`` workers on a fresh round, and reports games decided per
 second for each.
 
-Usage: ``PYTHONPATH=. .venv/bin/python bench/robot_workers.py [--games N] [--workers W] [--delay-ms D]
-[--batch B]``. The last line of the output is one JSON object.
+Usage: ``PYTHONPATH=. .venv/bin/python bench/robot_workers.py [--games N] [--workers W]
+[--delay-ms D] [--batch B]``. The last line of the output is one JSON object.
 """
 
 from __future__ import annotations
