@@ -131,7 +131,8 @@ class ResultLedger(Protocol):
 
 
 class GameJournal(Protocol):
-    """Keeps the robot's games across restarts (one robot process per journal)."""
+    """Keeps the robot's games across restarts (one process feeds a journal its events; robot
+    workers may run the checks elsewhere, ``turnir.services.robot_work``)."""
 
     def register(self, setup: GameSetup, link: TournamentLink | None) -> TournamentLink | None:
         """Keep a new game; returns its link resolved (``white_side`` known). Raises
