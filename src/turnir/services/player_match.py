@@ -170,7 +170,8 @@ def _card(tx: Tx, tournament_id: int, number: int) -> MyMatch:
     settings = settings_from_row(row)
     player = card_reads.card_entry(tx, tournament_id, number)
     if player is None:  # pragma: no cover - the number comes from the person's entry
-        raise NotFoundError("no player #{number}", code="unknown_player", number=number)
+        raise NotFoundError("no player #{number} in this tournament", code="unknown_player",
+                            number=number)
     rnd, pairing = _pairing_of(tx, tournament_id, number)
     first = pairing is None or pairing.a == number
     mine = theirs = None

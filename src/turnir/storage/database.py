@@ -29,6 +29,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, bindparam, create_engine, event, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from turnir.errors import ConflictError, DatabaseUnavailable, DiskFull, NotFoundError, UserError
@@ -43,6 +44,15 @@ BUSY_TIMEOUT_S = 30.0
 """How long a writer waits for another one on SQLite before giving up."""
 CONNECT_TIMEOUT_S = 10
 """How long opening a connection to PostgreSQL may take before the server counts as down."""
+POOL_SETTINGS = {"pool_size": ("TURNIR_DB_POOL_SIZE", 10, 1, 200),
+                 "max_overflow": ("TURNIR_DB_POOL_OVERFLOW", 5, 0, 200),
+                 "pool_timeout": ("TURNIR_DB_POOL_TIMEOUT_S", 10, 1, 300)}
+"""A PostgreSQL engine's connection pool, per process (issue 15, load): option → (variable,
+default, least, most). Each web worker holds at most ``pool_size + max_overflow``
+connections, so ``workers × (pool_size + max_overflow) ≤ max_connections − reserve`` (the
+reserve: robot workers, the CLI, backups, PostgreSQL's superuser slots); the defaults, 4
+workers × 15 = 60, fit PostgreSQL's default 100. A request that waits ``pool_timeout``
+seconds for a connection gets the temporary 503 (``database_unavailable``), not a 500."""
 
 
 def default_database_path(env: Mapping[str, str] | None = None) -> Path:
@@ -51,6 +61,21 @@ def default_database_path(env: Mapping[str, str] | None = None) -> Path:
     base = environ.get("XDG_DATA_HOME", "").strip()
     root = Path(base) if base else Path.home() / ".local" / "share"
     return root / "turnir" / "turnir.db"
+
+
+def pool_options(env: Mapping[str, str] | None = None) -> dict[str, int]:
+    """The ``POOL_SETTINGS`` from the environment (a missing or empty variable: the default;
+    a value that is not a whole number in bounds is refused)."""
+    environ = os.environ if env is None else env
+    found = {}
+    for option, (name, default, least, most) in POOL_SETTINGS.items():
+        text = environ.get(name, "").strip()
+        value = int(text) if text.isdigit() else default if not text else -1
+        if not least <= value <= most:
+            raise UserError("{field} must be a whole number from {low} to {high}",
+                            code="bad_setting", field=name, low=least, high=most)
+        found[option] = value
+    return found
 
 
 def normalise_url(url: str) -> str:
@@ -131,7 +156,8 @@ def make_engine(url: str) -> Engine:
         # emptied on the first disconnect); connect_timeout: a server that does not answer is
         # reported as unavailable instead of holding the request (issue 15).
         return create_engine(parsed, pool_recycle=3600, pool_pre_ping=True,
-                             connect_args={"connect_timeout": CONNECT_TIMEOUT_S})
+                             connect_args={"connect_timeout": CONNECT_TIMEOUT_S},
+                             **pool_options())
     raise UserError("{setting}: only sqlite:// and postgresql:// databases are supported",
                     code="bad_database_url", setting=ENV_URL)
 
@@ -263,6 +289,9 @@ def _translate_errors(db: Database) -> Iterator[None]:
     """Database trouble a person can act on becomes a ``UserError``; the rest stays a bug."""
     try:
         yield
+    except PoolTimeout as error:  # every connection of the process busy for pool_timeout s
+        raise DatabaseUnavailable("the server is busy; try again in a few seconds (nothing "
+                                  "was changed)") from error
     except DBAPIError as error:
         fault = fault_of(error)
         if fault is not None:
