@@ -21,7 +21,8 @@ acknowledged reports with neither a result nor the report stored. The ratio of t
 
 Targets (issue 15), of the ``--workers`` run: ``errors`` 0, ``lost_results`` 0, ``p95_ms`` ≤ 200.
 
-Run: ``.venv/bin/python bench/load.py`` (``--players 2000 --workers 4 --window-s 20``;
+Run: ``.venv/bin/python bench/load.py`` (``--players 2000 --workers 4 --window-s 60
+--report-s 120 --confirm-s 5 30``: the compressed round of ``bench/load_client.py``;
 ``--skip-baseline``: no 1-worker run). The last line printed is one JSON object.
 """
 
@@ -45,7 +46,7 @@ from typing import Any
 
 import httpx
 import psycopg
-from load_client import Outcome, Table, play_round
+from load_client import Outcome, Table, Timing, play_round
 
 from turnir.domain.model import Settings
 from turnir.domain.results import parse_result
@@ -200,7 +201,7 @@ def lost_results(db: Database, tid: int, outcome: Outcome) -> int:
     return lost
 
 
-def run(server: str, players: int, workers: int, window_s: float) -> dict[str, Any]:
+def run(server: str, players: int, workers: int, timing: Timing) -> dict[str, Any]:
     name = f"turnir_load_{os.getpid()}_{workers}w"
     url = fresh_database(server, name)
     db = Database.open(url)
@@ -214,7 +215,7 @@ def run(server: str, players: int, workers: int, window_s: float) -> dict[str, A
         try:
             warm_up(base, tid, tables[0].a, workers)
             server_cpu, machine = group_cpu_s(process.pid), machine_ticks()
-            outcome = asyncio.run(play_round(base, tid, tables, byes, window_s=window_s,
+            outcome = asyncio.run(play_round(base, tid, tables, byes, timing=timing,
                                              seed=SEED + workers))
             busy, total = (a - b for a, b in zip(machine_ticks(), machine, strict=True))
             figures["server_cpu_s"] = round(group_cpu_s(process.pid) - server_cpu, 1)
@@ -262,24 +263,35 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--window-s", type=float, default=20.0,
-                        help="players arrive spread uniformly over this many seconds")
+    parser.add_argument("--window-s", type=float, default=60.0,
+                        help="players open their card and the pairings spread uniformly over "
+                        "this many seconds after the round is published")
+    parser.add_argument("--report-s", type=float, default=120.0,
+                        help="the reports are spread uniformly over this many seconds after "
+                        "the opening window")
+    parser.add_argument("--confirm-s", type=float, nargs=2, default=(5.0, 30.0),
+                        metavar=("LEAST", "MOST"), help="the opponent confirms this long after "
+                        "the report")
     parser.add_argument("--skip-baseline", action="store_true", help="no 1-worker run")
     parser.add_argument("--pg-url", default=os.environ.get("TURNIR_LOAD_PG_URL"))
     args = parser.parse_args(argv)
     server = pg_server_url(args.pg_url)
-    print(f"load benchmark: {args.players} players, one Swiss round, arrivals over "
-          f"{args.window_s:g} s, {args.workers} worker(s) then 1, PostgreSQL on loopback, "
+    timing = Timing(open_s=args.window_s, report_s=args.report_s,
+                    confirm_s=tuple(args.confirm_s))
+    print(f"load benchmark: {args.players} players, one Swiss round, openings over "
+          f"{args.window_s:g} s, reports over the next {args.report_s:g} s, "
+          f"{args.workers} worker(s) then 1, PostgreSQL on loopback, "
           f"the client in this process on the same {os.cpu_count()} cores; Python "
           f"{platform.python_version()}; load before: {Path('/proc/loadavg').read_text().strip()}",
           flush=True)
-    main_run = run(server, args.players, args.workers, args.window_s)
+    main_run = run(server, args.players, args.workers, timing)
     show(main_run)
     figures: dict[str, Any] = {"players": args.players, "window_s": args.window_s,
+                               "report_s": args.report_s, "confirm_s": list(args.confirm_s),
                                "cores": os.cpu_count(), "client": "httpx.AsyncClient, 1 process,"
                                " same cores as the server", "run": main_run}
     if not args.skip_baseline and args.workers != 1:
-        baseline = run(server, args.players, 1, args.window_s)
+        baseline = run(server, args.players, 1, timing)
         show(baseline)
         figures["baseline"] = baseline
         figures["rps_ratio"] = round(main_run["rps"] / baseline["rps"], 2)

@@ -4,15 +4,16 @@ cookie jar refuses every cookie, so no player ever sends another's).
 
 A player's round, as a phone with JavaScript does it (HTMX requests for the match card):
 
-1. at its arrival time (spread uniformly over the window) it opens its match card
-   ``GET /t/{tid}/me`` (the page; it carries the CSRF token of the player's forms) and the
-   public pairings ``GET /t/{tid}/pairings``;
-2. player A of every table reports the result ``POST /t/{tid}/me/report`` (HTMX) 1 s to half
-   the window after it opened its card;
-3. player B, 0.5–2 s after A's report was acknowledged, refreshes its card (``GET /t/{tid}/me``
+1. at its arrival time (spread uniformly over the first ``open_s`` = 60 s after the round is
+   published) it opens its match card ``GET /t/{tid}/me`` (the page; it carries the CSRF
+   token of the player's forms) and the public pairings ``GET /t/{tid}/pairings``;
+2. player A of every table reports the result ``POST /t/{tid}/me/report`` (HTMX) at a moment
+   spread uniformly over the following ``report_s`` = 120 s (a compressed round);
+3. player B, 5–30 s after A's report was acknowledged, refreshes its card (``GET /t/{tid}/me``
    as HTMX) and confirms: the same result from its own side (``POST /t/{tid}/me/report``);
-4. both, 0.5–2 s after their match is settled, refresh ``GET /t/{tid}/standings`` and
-   ``GET /t/{tid}/pairings``.
+4. both, 1–10 s after their match is settled, refresh ``GET /t/{tid}/standings`` and
+   ``GET /t/{tid}/pairings``; a player with a bye opens its pages, then refreshes them once
+   during the reports.
 
 Every request's latency counts from before it is sent (a wait for a pooled connection
 included) to its whole body read. An error is any status of 400 or more, or a transport error.
@@ -125,18 +126,36 @@ class Player:
         await self.call("pairings", "GET", f"/t/{self.tid}/pairings")
 
 
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """The compressed round (``docs/reliability.md``, Load): every player opens their card and
+    the pairings within ``open_s`` of publication; player A reports at a moment spread over
+    the following ``report_s``; B confirms ``confirm_s`` after A's report; both refresh the
+    standings and the pairings ``refresh_s`` after the match is settled."""
+
+    open_s: float = 60.0
+    report_s: float = 120.0
+    confirm_s: tuple[float, float] = (5.0, 30.0)
+    refresh_s: tuple[float, float] = (1.0, 10.0)
+
+
+async def _until(start: float, at: float) -> None:
+    await asyncio.sleep(max(0.0, start + at - time.perf_counter()))
+
+
 async def _table(client: httpx.AsyncClient, outcome: Outcome, tid: int, table: Table,
-                 window_s: float, rng: random.Random) -> None:
+                 timing: Timing, rng: random.Random, start: float) -> None:
     a, b = (Player(client, outcome, tid, s) for s in (table.a, table.b))
     reported, settled = asyncio.Event(), asyncio.Event()
-    arrive_a, arrive_b = rng.uniform(0, window_s), rng.uniform(0, window_s)
-    report_after = rng.uniform(1.0, max(1.0, window_s / 2))
-    confirm_after, refresh_a, refresh_b = (rng.uniform(0.5, 2.0) for _ in range(3))
+    arrive_a, arrive_b = rng.uniform(0, timing.open_s), rng.uniform(0, timing.open_s)
+    report_at = timing.open_s + rng.uniform(0, timing.report_s)
+    confirm_after = rng.uniform(*timing.confirm_s)
+    refresh_a, refresh_b = (rng.uniform(*timing.refresh_s) for _ in range(2))
 
     async def side_a() -> None:
-        await asyncio.sleep(arrive_a)
+        await _until(start, arrive_a)
         await a.open()
-        await asyncio.sleep(report_after)
+        await _until(start, report_at)
         if await a.report("report", table.number, table.score):
             outcome.reported[table.number] = table.score
         reported.set()
@@ -145,7 +164,7 @@ async def _table(client: httpx.AsyncClient, outcome: Outcome, tid: int, table: T
         await a.refresh()
 
     async def side_b() -> None:
-        await asyncio.sleep(arrive_b)
+        await _until(start, arrive_b)
         await b.open()
         await reported.wait()
         await asyncio.sleep(confirm_after)
@@ -161,16 +180,16 @@ async def _table(client: httpx.AsyncClient, outcome: Outcome, tid: int, table: T
 
 
 async def _bye(client: httpx.AsyncClient, outcome: Outcome, tid: int, session: str,
-               window_s: float, rng: random.Random) -> None:
+               timing: Timing, rng: random.Random, start: float) -> None:
     player = Player(client, outcome, tid, session)
-    await asyncio.sleep(rng.uniform(0, window_s))
+    await _until(start, rng.uniform(0, timing.open_s))
     await player.open()
-    await asyncio.sleep(window_s / 2 + rng.uniform(1.0, 3.0))
+    await _until(start, timing.open_s + rng.uniform(0, timing.report_s))
     await player.refresh()
 
 
 async def play_round(base: str, tid: int, tables: list[Table], byes: list[str], *,
-                     window_s: float, seed: int) -> Outcome:
+                     timing: Timing, seed: int) -> Outcome:
     """Every player's round against the server at ``base``; the outcome with the latencies."""
     outcome = Outcome()
     rng = random.Random(seed)
@@ -182,10 +201,10 @@ async def play_round(base: str, tid: int, tables: list[Table], byes: list[str], 
         clients = [await stack.enter_async_context(httpx.AsyncClient(
             base_url=base, limits=limits, timeout=TIMEOUT_S,
             cookies=CookieJar(policy=_NoCookies()))) for _ in range(shards)]
-        jobs = [_table(clients[i % shards], outcome, tid, t, window_s, rng)
-                for i, t in enumerate(tables)]
-        jobs += [_bye(clients[0], outcome, tid, s, window_s, rng) for s in byes]
         cpu, start = time.process_time(), time.perf_counter()
+        jobs = [_table(clients[i % shards], outcome, tid, t, timing, rng, start)
+                for i, t in enumerate(tables)]
+        jobs += [_bye(clients[0], outcome, tid, s, timing, rng, start) for s in byes]
         await asyncio.gather(*jobs)
         outcome.seconds = time.perf_counter() - start
         outcome.client_cpu_s = time.process_time() - cpu
