@@ -100,7 +100,8 @@ class Frames:
 
     def _read(self, url: str) -> None:
         try:
-            with httpx.stream("GET", url, timeout=WAIT_S) as answer:
+            with httpx.stream("GET", url, timeout=WAIT_S,
+                              headers={"Accept": "text/event-stream"}) as answer:
                 self.status = answer.status_code
                 self.type = answer.headers.get("content-type", "")
                 for line in answer.iter_lines():
@@ -160,10 +161,23 @@ def test_an_unknown_tournament_is_404_and_streams_beyond_the_limit_503(
         assert httpx.get(f"{server.url}/t/{tid + 1000}/events").status_code == 404
         first = Frames(f"{server.url}/t/{tid}/events")
         first.wait_for(1)
-        refused = httpx.get(f"{server.url}/t/{tid}/events", headers={"Accept-Language": "en"})
+        refused = httpx.get(f"{server.url}/t/{tid}/events", headers={
+            "Accept-Language": "en", "Accept": "text/event-stream"})
         assert refused.status_code == 503
         assert refused.headers["retry-after"] == "5"
         assert "too many live update streams" in refused.text
+
+
+def test_a_client_that_does_not_ask_for_a_stream_gets_the_stamp_at_once(
+        two_dbs: tuple[Database, Database]) -> None:
+    db, _ = two_dbs
+    tid = event(db, 2)
+    app = create_app(settings_for(db), db=db)
+    with TestClient(app) as client:  # it would wait for the whole minute of a stream
+        answer = client.get(f"/t/{tid}/events")
+    assert answer.status_code == 200
+    assert answer.text == f"retry: 2000\n\nevent: changed\ndata: {change_stamp(db, tid)}\n\n"
+    assert app.state.web.live.streams == 0
 
 
 def test_the_watcher_reads_once_per_tick_however_many_streams_are_open(

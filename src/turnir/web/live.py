@@ -174,10 +174,12 @@ class LiveHub:
         else:
             loop.call_soon_threadsafe(self.close)
 
-    async def frames(self, watch: _Watch) -> AsyncIterator[str]:
-        """The stream's frames (see the module)."""
+    async def frames(self, watch: _Watch, *, once: bool = False) -> AsyncIterator[str]:
+        """The stream's frames (see the module); ``once``: only the current stamp."""
         sent = watch.stamp
         yield f"retry: {RETRY_MS}\n\nevent: changed\ndata: {sent}\n\n"
+        if once:
+            return
         end = time.monotonic() + LIFETIME_S
         while not self._closed.is_set():
             left = end - time.monotonic()
@@ -236,7 +238,9 @@ class EventStream(StreamingResponse):
 @router.get("/t/{tid}/events", include_in_schema=False)
 async def events(request: Request, tid: TournamentPath, state: StateDep) -> Response:
     """The tournament's change stream (public: it only says that something changed); 404 for
-    an unknown tournament, 503 with ``Retry-After`` beyond the process's open streams."""
+    an unknown tournament, 503 with ``Retry-After`` beyond the process's open streams. A
+    client that does not ask for ``text/event-stream`` (an ``EventSource`` always does; a probe,
+    ``curl`` without it) gets the current stamp and the end at once."""
     hub = state.live
     try:
         watch = await hub.join(tid)
@@ -244,5 +248,6 @@ async def events(request: Request, tid: TournamentPath, state: StateDep) -> Resp
         refused = message_response(request, 503, error)
         refused.headers["Retry-After"] = str(RETRY_AFTER_S)
         return refused
-    return EventStream(hub.frames(watch), lambda: hub.leave(tid, watch), headers={
+    once = "text/event-stream" not in request.headers.get("accept", "")
+    return EventStream(hub.frames(watch, once=once), lambda: hub.leave(tid, watch), headers={
         "Cache-Control": "no-store", "X-Accel-Buffering": "no"})

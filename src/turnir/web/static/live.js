@@ -76,6 +76,27 @@
     var last = loaded[key(elt)] || 0;
     if (last >= lastChange && Date.now() - last < SLOW_MS) event.preventDefault();
   });
+  // A refresh asked before another answer replaced the part (a judge's POST swapping the grid)
+  // may carry the state before that answer: it is dropped, the part is already newer.
+  var swapped = {};
+  document.addEventListener("htmx:beforeSend", function (event) {
+    if (event.detail && event.detail.xhr) event.detail.xhr.turnirSent = Date.now();
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail || {};
+    var elt = detail.elt;
+    var sent = detail.xhr && detail.xhr.turnirSent;
+    var target = detail.target;
+    if (elt && elt.hasAttribute("data-live") && detail.requestConfig &&
+        detail.requestConfig.verb === "get" && sent && target &&
+        (swapped[target.id] || 0) > sent) {
+      detail.shouldSwap = false;
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (target && target.id) swapped[target.id] = Date.now();
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     var elt = event.detail && event.detail.elt;
     if (elt && elt.hasAttribute("data-live") && event.detail.successful) {
