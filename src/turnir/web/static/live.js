@@ -55,7 +55,9 @@
     source.addEventListener("changed", function (event) {
       open = true;
       var now = event.data;
-      if (stamp !== null && now !== stamp) changed();
+      // The first stamp too: a change between the page's rendering and the stream's start
+      // would be missed otherwise (one refresh per page load, answered from the page cache).
+      if (now !== stamp) changed();
       stamp = now;
     });
   }
@@ -99,7 +101,11 @@
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var elt = event.detail && event.detail.elt;
-    if (elt && elt.hasAttribute("data-live") && event.detail.successful) {
+    var xhr = event.detail && event.detail.xhr;
+    // An answer served within the server's stale tolerance (X-Turnir-Stale, turnir.web.cache)
+    // is not up to date: the timed poll still runs and brings the change (issue 15, load).
+    var stale = xhr && xhr.getResponseHeader && xhr.getResponseHeader("X-Turnir-Stale");
+    if (elt && elt.hasAttribute("data-live") && event.detail.successful && !stale) {
       loaded[key(elt)] = Date.now();
     }
   });
