@@ -120,7 +120,7 @@ def create_app(settings: WebSettings, *, db: Database,
     errors.install(app)
     form_once.install(app)
     app.add_middleware(PublicPages, cache=cache, stamps=stamps,
-                       default_locale=settings.default_locale)
+                       default_locale=settings.default_locale, stale_s=settings.live_stale_s)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     routers = [public.router, ratings_pages.router, auth.router, organizer.router,
                accounts_pages.router, judging.router, penalty_pages.router, audit_pages.router,

@@ -6,6 +6,7 @@ places. The part of a page that refreshes is cached per change of the tournament
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -24,7 +25,7 @@ from turnir.services.reports import COMMENT_LEN
 from turnir.services.self_entry import my_entry
 from turnir.services.tournaments import get_tournament, list_tournaments
 from turnir.web import views
-from turnir.web.cache import anonymous_key
+from turnir.web.cache import STALE_HEADER, anonymous_key
 from turnir.web.deps import (
     CurrentRoundDep,
     RoundQuery,
@@ -61,6 +62,10 @@ class Body:
     title: str
     html: str
     has_top: bool
+    stamp: int = 0
+    """The tournament's change stamp it was rendered at."""
+    at: float = 0.0
+    """When (``time.monotonic``) its reads began."""
 
 
 def _shell(request: Request, state: WebState, visitor: Visitor, tid: int, body: Body,
@@ -82,29 +87,39 @@ def cached(request: Request, state: WebState, visitor: Visitor, tid: int, tab: s
     """A public page whose live part is rendered once per change of the tournament.
 
     ``make`` returns (title, template, context) of the live part. A poll (HTMX) gets the part
-    alone; an anonymous visitor gets the whole page from the cache too.
+    alone; an anonymous visitor gets the whole page from the cache too. The part is the same
+    for every visitor with the same ``key`` (a signed-in player shares the anonymous visitors'
+    part; only the page's shell around it, with the account, is theirs), and one rendered at
+    most ``live_stale_s`` seconds ago is served although the tournament changed since, except
+    to the tournament's staff, who always get it fresh.
     """
     stamp = state.stamps.stamp(tid)
     locale = visitor.locale
+    stale_s = 0 if staff_of(request, tid).is_judge else state.settings.live_stale_s
 
     def body() -> Body:
+        at = time.monotonic()
         title, template, ctx = make()
         ctx.update(tid=tid, poll_seconds=state.settings.poll_seconds, live_url=live_url)
         return Body(title, state.templates.render(locale, template, ctx),
-                    bool(ctx["info"].settings.top_size))
+                    bool(ctx["info"].settings.top_size), stamp, at)
 
     live_url = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    part = state.cache.get(("part", tid, tab, key, locale), stamp, body)
+    part = state.cache.get(("part", tid, tab, key, locale), stamp, body, stale_s=stale_s)
+    headers = {STALE_HEADER: "1"} if part.stamp != stamp else None
     if visitor.account is None:
-        # what ``PublicPages`` answers to the next anonymous visitor without routing
+        # what ``PublicPages`` answers to the next anonymous visitor without routing, kept as
+        # made when its part was (a stale part never passes for a fresh page)
         page = (part.html.encode() if is_htmx(request)
                 else bytes(_shell(request, state, visitor, tid, part, tab).body))
         state.cache.put(anonymous_key(locale, request.url.path, request.url.query,
-                                      is_htmx(request)), stamp, page)
-        return Response(page, media_type="text/html; charset=utf-8")
+                                      is_htmx(request)), part.stamp, page, at=part.at)
+        return Response(page, media_type="text/html; charset=utf-8", headers=headers)
     if is_htmx(request):
-        return HTMLResponse(part.html)
-    return _shell(request, state, visitor, tid, part, tab)
+        return HTMLResponse(part.html, headers=headers)
+    answer = _shell(request, state, visitor, tid, part, tab)
+    answer.headers.update(headers or {})
+    return answer
 
 
 def _paged(rows: Sequence[Any], page: int, size: int) -> tuple[Sequence[Any], int]:

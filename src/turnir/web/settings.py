@@ -23,6 +23,10 @@ workers of ``turnir serve --workers N`` get it: their parent runs them) |
 | ``TURNIR_LIVE_POLL_MS`` | ``1000`` | how often a process reads the change stamps of the \
 tournaments its live-update streams watch (100 to 10000 ms) |
 | ``TURNIR_LIVE_STREAMS`` | ``2000`` | live-update streams one process keeps open; more get 503 |
+| ``TURNIR_LIVE_STALE_S`` | ``3`` | a public page's cached live part rendered at most this many \
+seconds ago is served even when the tournament changed since (0 to 60; ``0``: always fresh, \
+as ``WebSettings()`` built directly; \
+never for the staff: ``turnir.web.cache``) |
 
 Sizes are bytes, or with a ``K`` or ``M`` suffix (1024-based). ``WebSettings()`` built
 directly (tests) draws a random ``secret_key``; ``turnir.compose.kept_secret`` replaces it with
@@ -50,6 +54,9 @@ LOGIN_LIMITS = (("TURNIR_LOGIN_FAILURES", "login_failures"),
                 ("TURNIR_LIVE_POLL_MS", "live_poll_ms"), ("TURNIR_LIVE_STREAMS", "live_streams"))
 LIVE_POLL_MS = (100, 10000)
 """The bounds of ``live_poll_ms`` (issue 15, live updates)."""
+LIVE_STALE_DEFAULT_S = 3
+LIVE_STALE_MAX_S = 60
+"""``live_stale_s`` from the environment by default, and its most (issue 15, load)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -72,6 +79,12 @@ class WebSettings:
     live_streams: int = 2000
     """The most live-update streams (``GET /t/{tid}/events``) one process keeps open; more get
     503 (the page then polls)."""
+    live_stale_s: int = 0
+    """A cached live part of a public page (pairings, standings, top, places) rendered at most
+    this many seconds ago may be served although the tournament changed since (issue 15,
+    load: 1,000 results in two minutes would re-render the standings per change per worker);
+    0: always fresh. Never for the tournament's staff (``turnir.web.public.cached``).
+    ``from_env`` defaults to ``LIVE_STALE_DEFAULT_S``; built directly (tests) always fresh."""
     login_failures: int = 5
     """Failed logins allowed per login from one address in ``login_window_s``; then 429
     (``turnir.services.login_limits``)."""
@@ -140,6 +153,13 @@ class WebSettings:
                 values[key] = count
         if environ.get("TURNIR_SCHEDULES", "").strip().lower() in ("0", "false", "no", "off"):
             values["run_schedules"] = False
+        stale = environ.get("TURNIR_LIVE_STALE_S", "").strip() or str(LIVE_STALE_DEFAULT_S)
+        seconds = whole_number(stale)
+        if seconds is None or seconds > LIVE_STALE_MAX_S:
+            raise UserError("{field} must be a whole number from {low} to {high}",
+                            code="bad_setting", field="TURNIR_LIVE_STALE_S", low=0,
+                            high=LIVE_STALE_MAX_S)
+        values["live_stale_s"] = seconds
         hsts = environ.get("TURNIR_HSTS_SECONDS", "").strip()
         if hsts:
             seconds = whole_number(hsts)
