@@ -201,7 +201,8 @@ def lost_results(db: Database, tid: int, outcome: Outcome) -> int:
     return lost
 
 
-def run(server: str, players: int, workers: int, timing: Timing) -> dict[str, Any]:
+def run(server: str, players: int, workers: int, timing: Timing,
+        live: bool = False) -> dict[str, Any]:
     name = f"turnir_load_{os.getpid()}_{workers}w"
     url = fresh_database(server, name)
     db = Database.open(url)
@@ -216,7 +217,7 @@ def run(server: str, players: int, workers: int, timing: Timing) -> dict[str, An
             warm_up(base, tid, tables[0].a, workers)
             server_cpu, machine = group_cpu_s(process.pid), machine_ticks()
             outcome = asyncio.run(play_round(base, tid, tables, byes, timing=timing,
-                                             seed=SEED + workers))
+                                             seed=SEED + workers, live=live))
             busy, total = (a - b for a, b in zip(machine_ticks(), machine, strict=True))
             figures["server_cpu_s"] = round(group_cpu_s(process.pid) - server_cpu, 1)
         finally:
@@ -225,6 +226,8 @@ def run(server: str, players: int, workers: int, timing: Timing) -> dict[str, An
         figures["lost_results"] = lost_results(db, tid, outcome)
         figures["results_acknowledged"] = len(outcome.confirmed)
         figures["tables"] = len(tables)
+        if live:
+            figures["live_streams_opened"] = outcome.streams
         if outcome.samples:
             figures["error_samples"] = outcome.samples
     finally:
@@ -272,6 +275,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--confirm-s", type=float, nargs=2, default=(5.0, 30.0),
                         metavar=("LEAST", "MOST"), help="the opponent confirms this long after "
                         "the report")
+    parser.add_argument("--live", action="store_true",
+                        help="every open page also holds the live-update stream "
+                        "(/t/{tid}/events) and refreshes its live part when told, as live.js")
     parser.add_argument("--skip-baseline", action="store_true", help="no 1-worker run")
     parser.add_argument("--pg-url", default=os.environ.get("TURNIR_LOAD_PG_URL"))
     args = parser.parse_args(argv)
@@ -284,14 +290,15 @@ def main(argv: list[str] | None = None) -> None:
           f"the client in this process on the same {os.cpu_count()} cores; Python "
           f"{platform.python_version()}; load before: {Path('/proc/loadavg').read_text().strip()}",
           flush=True)
-    main_run = run(server, args.players, args.workers, timing)
+    main_run = run(server, args.players, args.workers, timing, args.live)
     show(main_run)
     figures: dict[str, Any] = {"players": args.players, "window_s": args.window_s,
                                "report_s": args.report_s, "confirm_s": list(args.confirm_s),
+                               "live": args.live,
                                "cores": os.cpu_count(), "client": "httpx.AsyncClient, 1 process,"
                                " same cores as the server", "run": main_run}
     if not args.skip_baseline and args.workers != 1:
-        baseline = run(server, args.players, 1, timing)
+        baseline = run(server, args.players, 1, timing, args.live)
         show(baseline)
         figures["baseline"] = baseline
         figures["rps_ratio"] = round(main_run["rps"] / baseline["rps"], 2)

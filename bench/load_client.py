@@ -22,6 +22,7 @@ included) to its whole body read. An error is any status of 400 or more, or a tr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
 import time
@@ -33,6 +34,11 @@ from typing import Any
 import httpx
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+SEEN = re.compile(r'/me\?seen=([^"&]+)"')
+JITTER_S = 0.25
+"""``static/live.js``: a page refreshes its live part within 250 ms of the stream's word."""
+RETRY_S = 2.0
+"""The stream's ``retry: 2000``: the browser reconnects 2 s after it ended."""
 TIMEOUT_S = 60.0
 KEEPALIVE_S = 2.0
 """Below uvicorn's 5 s keep-alive: a connection the server is closing is never reused (with
@@ -70,6 +76,8 @@ class Outcome:
     """table → A's score, for every confirmation the server acknowledged."""
     seconds: float = 0.0
     client_cpu_s: float = 0.0
+    streams: int = 0
+    """``--live``: live-update streams opened (reconnections included)."""
 
     def failed(self, name: str, what: str) -> None:
         self.errors[name] = self.errors.get(name, 0) + 1
@@ -84,10 +92,17 @@ def reversed_score(score: str) -> str:
 
 class Player:
     def __init__(self, client: httpx.AsyncClient, outcome: Outcome, tid: int,
-                 session: str) -> None:
+                 session: str, streams: httpx.AsyncClient | None = None) -> None:
         self.client, self.outcome, self.tid = client, outcome, tid
         self.cookies = {"turnir_session": session}
         self.token = ""
+        self.streams = streams
+        """``--live``: the client that holds this player's live-update stream."""
+        self.page = "card"
+        """The page the player has open: its live part is what a change refreshes."""
+        self.seen = ""
+        """The state the open match card shows (its poll's ``?seen=``)."""
+        self.watching: asyncio.Task[None] | None = None
 
     async def call(self, name: str, method: str, path: str, *, htmx: bool = False,
                    data: dict[str, str] | None = None) -> httpx.Response | None:
@@ -110,20 +125,75 @@ class Player:
         found = TOKEN.search(answer.text)
         if found:
             self.token = found.group(1)
+        if name in ("me", "card", "report", "confirm"):  # a match card: its poll, if any
+            seen = SEEN.search(answer.text)
+            self.seen = seen.group(1) if seen else ""
         return answer
 
     async def open(self) -> None:
         await self.call("me", "GET", f"/t/{self.tid}/me")
+        if self.streams is not None and self.watching is None:
+            self.watching = asyncio.create_task(self.watch())
         await self.call("pairings", "GET", f"/t/{self.tid}/pairings")
+        self.page = "pairings"
+
+    async def live_refresh(self) -> None:
+        """What ``static/live.js`` does on ``turnir:changed``: the open page's live part."""
+        await asyncio.sleep(random.uniform(0, JITTER_S))
+        if self.page == "card":
+            if self.seen:  # the card polls only while its match can be reported
+                await self.call("live card", "GET", f"/t/{self.tid}/me?seen={self.seen}",
+                                htmx=True)
+        else:
+            await self.call(f"live {self.page}", "GET", f"/t/{self.tid}/{self.page}",
+                            htmx=True)
+
+    async def watch(self) -> None:
+        """The page's ``EventSource``: a refresh per moved stamp; reconnects after each end."""
+        assert self.streams is not None
+        headers = {"Cookie": f"turnir_session={self.cookies['turnir_session']}",
+                   "Accept": "text/event-stream"}
+        stamp: str | None = None
+        refreshing: set[asyncio.Task[None]] = set()
+        while True:
+            try:
+                async with self.streams.stream("GET", f"/t/{self.tid}/events",
+                                               headers=headers) as answer:
+                    if answer.status_code != 200:
+                        self.outcome.failed("events", f"HTTP {answer.status_code}")
+                    else:
+                        self.outcome.streams += 1
+                    async for line in answer.aiter_lines():
+                        if not line.startswith("data: "):
+                            continue
+                        now = line[6:].strip()
+                        if now != stamp:  # live.js: the first stamp too
+                            job = asyncio.create_task(self.live_refresh())
+                            refreshing.add(job)
+                            job.add_done_callback(refreshing.discard)
+                        stamp = now
+            except httpx.HTTPError as error:
+                self.outcome.failed("events", f"{type(error).__name__} {error}")
+            await asyncio.sleep(RETRY_S)
+
+    async def leave(self) -> None:
+        if self.watching is not None:
+            self.watching.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.watching
 
     async def report(self, name: str, table: int, score: str) -> bool:
         form = {"csrf_token": self.token, "round": "1", "table": str(table), "score": score}
+        self.page = "card"
         answer = await self.call(name, "POST", f"/t/{self.tid}/me/report", htmx=True, data=form)
         return answer is not None and answer.status_code == 200
 
     async def refresh(self) -> None:
+        self.page = "standings"
         await self.call("standings", "GET", f"/t/{self.tid}/standings")
+        self.page = "pairings"
         await self.call("pairings", "GET", f"/t/{self.tid}/pairings")
+        await self.leave()
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +214,9 @@ async def _until(start: float, at: float) -> None:
 
 
 async def _table(client: httpx.AsyncClient, outcome: Outcome, tid: int, table: Table,
-                 timing: Timing, rng: random.Random, start: float) -> None:
-    a, b = (Player(client, outcome, tid, s) for s in (table.a, table.b))
+                 timing: Timing, rng: random.Random, start: float,
+                 streams: httpx.AsyncClient | None) -> None:
+    a, b = (Player(client, outcome, tid, s, streams) for s in (table.a, table.b))
     reported, settled = asyncio.Event(), asyncio.Event()
     arrive_a, arrive_b = rng.uniform(0, timing.open_s), rng.uniform(0, timing.open_s)
     report_at = timing.open_s + rng.uniform(0, timing.report_s)
@@ -169,6 +240,7 @@ async def _table(client: httpx.AsyncClient, outcome: Outcome, tid: int, table: T
         await reported.wait()
         await asyncio.sleep(confirm_after)
         if table.number in outcome.reported:
+            b.page = "card"
             await b.call("card", "GET", f"/t/{tid}/me", htmx=True)
             if await b.report("confirm", table.number, reversed_score(table.score)):
                 outcome.confirmed[table.number] = table.score
@@ -180,8 +252,9 @@ async def _table(client: httpx.AsyncClient, outcome: Outcome, tid: int, table: T
 
 
 async def _bye(client: httpx.AsyncClient, outcome: Outcome, tid: int, session: str,
-               timing: Timing, rng: random.Random, start: float) -> None:
-    player = Player(client, outcome, tid, session)
+               timing: Timing, rng: random.Random, start: float,
+               streams: httpx.AsyncClient | None) -> None:
+    player = Player(client, outcome, tid, session, streams)
     await _until(start, rng.uniform(0, timing.open_s))
     await player.open()
     await _until(start, timing.open_s + rng.uniform(0, timing.report_s))
@@ -189,7 +262,7 @@ async def _bye(client: httpx.AsyncClient, outcome: Outcome, tid: int, session: s
 
 
 async def play_round(base: str, tid: int, tables: list[Table], byes: list[str], *,
-                     timing: Timing, seed: int) -> Outcome:
+                     timing: Timing, seed: int, live: bool = False) -> Outcome:
     """Every player's round against the server at ``base``; the outcome with the latencies."""
     outcome = Outcome()
     rng = random.Random(seed)
@@ -201,10 +274,17 @@ async def play_round(base: str, tid: int, tables: list[Table], byes: list[str], 
         clients = [await stack.enter_async_context(httpx.AsyncClient(
             base_url=base, limits=limits, timeout=TIMEOUT_S,
             cookies=CookieJar(policy=_NoCookies()))) for _ in range(shards)]
+        # --live: each shard's streams on a client of their own (a stream holds its connection)
+        streams = [await stack.enter_async_context(httpx.AsyncClient(
+            base_url=base, limits=httpx.Limits(max_connections=8 * TABLES_A_CLIENT),
+            timeout=httpx.Timeout(TIMEOUT_S, read=None),
+            cookies=CookieJar(policy=_NoCookies()))) for _ in range(shards if live else 0)]
         cpu, start = time.process_time(), time.perf_counter()
-        jobs = [_table(clients[i % shards], outcome, tid, t, timing, rng, start)
+        jobs = [_table(clients[i % shards], outcome, tid, t, timing, rng, start,
+                       streams[i % shards] if live else None)
                 for i, t in enumerate(tables)]
-        jobs += [_bye(clients[0], outcome, tid, s, timing, rng, start) for s in byes]
+        jobs += [_bye(clients[0], outcome, tid, s, timing, rng, start,
+                      streams[0] if live else None) for s in byes]
         await asyncio.gather(*jobs)
         outcome.seconds = time.perf_counter() - start
         outcome.client_cpu_s = time.process_time() - cpu
