@@ -69,7 +69,8 @@ def _card(request: Request, state: StateDep, visitor: VisitorDep, tid: int,
     decks = tournament_format(state.db, tid) is not None  # a link to the deck (issue 13)
     return render(request, "my_match.html", card=card, tid=tid, tab="me", note=note, timer=timer,
                   title=card.tournament, comment_len=COMMENT_LEN, has_top=card.has_top,
-                  decks=decks, draft=card.draft)  # issue 14: the picks of a draft
+                  decks=decks, draft=card.draft,  # issue 14: the picks of a draft
+                  is_draft=card.draft, entered=True)  # the tab bar, known from the card
 
 
 @router.get("/t/{tid}/me", response_class=HTMLResponse)

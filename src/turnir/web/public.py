@@ -15,6 +15,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from turnir.domain.draft.tables import table_places
+from turnir.domain.model import TournamentFormat
 from turnir.domain.standings import TieBreak
 from turnir.services import pages
 from turnir.services.common import Database, Status
@@ -36,7 +37,6 @@ from turnir.web.deps import (
     entered,
     formats_for,
     has_decks,
-    is_draft,
     is_htmx,
     page_context,
     render,
@@ -66,6 +66,10 @@ class Body:
     """The tournament's change stamp it was rendered at."""
     at: float = 0.0
     """When (``time.monotonic``) its reads began."""
+    draft: bool = False
+    decks: bool = False
+    """The tab bar's «Драфт» and deck tabs, read with the part (they change only with the
+    tournament, so the shell of a cached part reads neither again)."""
 
 
 def _shell(request: Request, state: WebState, visitor: Visitor, tid: int, body: Body,
@@ -73,8 +77,8 @@ def _shell(request: Request, state: WebState, visitor: Visitor, tid: int, body: 
     ctx = page_context(request, visitor, state.settings)
     ctx.update(title=body.title, body=body.html, tid=tid, tab=tab, has_top=body.has_top,
                staff=staff_of(request, tid),  # the judges' tabs for this tournament's staff
-               is_draft=is_draft(request, tid),  # the tab «Драфт» here too (issue 14 QA)
-               has_decks=has_decks(request, tid))  # and «Колоды» / «Моя колода»
+               is_draft=body.draft,  # the tab «Драфт» here too (issue 14 QA)
+               has_decks=body.decks)  # and «Колоды» / «Моя колода»
     if ctx["has_decks"]:
         ctx["entered"] = entered(request, tid)
     if visitor.account is None:
@@ -102,7 +106,8 @@ def cached(request: Request, state: WebState, visitor: Visitor, tid: int, tab: s
         title, template, ctx = make()
         ctx.update(tid=tid, poll_seconds=state.settings.poll_seconds, live_url=live_url)
         return Body(title, state.templates.render(locale, template, ctx),
-                    bool(ctx["info"].settings.top_size), stamp, at)
+                    bool(ctx["info"].settings.top_size), stamp, at,
+                    ctx["info"].format is TournamentFormat.DRAFT, has_decks(request, tid))
 
     live_url = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     part = state.cache.get(("part", tid, tab, key, locale), stamp, body, stale_s=stale_s)
