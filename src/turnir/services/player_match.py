@@ -203,11 +203,16 @@ def _card(tx: Tx, tournament_id: int, number: int) -> MyMatch:
 def my_match(db: Database, tournament_id: int, account: AccountInfo) -> MyMatch:
     """The player's match card in this tournament; refused when they do not play in it."""
     with reading(db) as tx:
-        tournament_row(tx, tournament_id)  # NotFoundError first
-        numbers = player_numbers(tx, tournament_id, account.person_id)
-        if not numbers:
-            raise NotAllowedError("you do not play in this tournament", code="not_a_player")
-        return _card(tx, tournament_id, numbers[0])
+        return my_match_in(tx, tournament_id, account)
+
+
+def my_match_in(tx: Tx, tournament_id: int, account: AccountInfo) -> MyMatch:
+    """``my_match`` inside the caller's transaction."""
+    tournament_row(tx, tournament_id)  # NotFoundError first
+    numbers = player_numbers(tx, tournament_id, account.person_id)
+    if not numbers:
+        raise NotAllowedError("you do not play in this tournament", code="not_a_player")
+    return _card(tx, tournament_id, numbers[0])
 
 
 def overview_card(db: Database, tournament_id: int,

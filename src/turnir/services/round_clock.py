@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from turnir.errors import ConflictError, UserError
-from turnir.services.common import Database, changing, reading, refuse_when_finished
+from turnir.services.common import Database, Tx, changing, reading, refuse_when_finished
 from turnir.services.judges import HEAD_OR_ORGANIZER, ORGANIZER_ONLY, check_staff
 from turnir.storage import clock_repo
 from turnir.storage.clock_repo import ClockRow
@@ -155,7 +155,12 @@ def add_time(db: Database, tournament_id: int, round_number: int, *, minutes: in
 
 def round_timer(db: Database, tournament_id: int, round_number: int) -> RoundTimer | None:
     with reading(db) as tx:
-        found = clock_repo.round_clock(tx, tournament_id, round_number)
+        return round_timer_in(tx, tournament_id, round_number)
+
+
+def round_timer_in(tx: Tx, tournament_id: int, round_number: int) -> RoundTimer | None:
+    """``round_timer`` inside the caller's transaction (the match card's page, issue 15)."""
+    found = clock_repo.round_clock(tx, tournament_id, round_number)
     return None if found is None else _timer(round_number, found)
 
 

@@ -19,10 +19,9 @@ from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from turnir.domain.results import parse_result
-from turnir.services.deck_formats import tournament_format
+from turnir.services.card_page import card_page
 from turnir.services.player_match import leave_tournament, my_match, my_tournaments
 from turnir.services.reports import COMMENT_LEN, ReportStatus, report_result
-from turnir.services.round_clock import round_timer
 from turnir.web.deps import (
     StateDep,
     TournamentPath,
@@ -59,18 +58,20 @@ def _card(request: Request, state: StateDep, visitor: VisitorDep, tid: int,
           note: str = "", seen: str = "") -> Response:
     if visitor.account is not None and visitor.role not in PLAYERS:  # QA h11 item 22
         raise Forbidden("you are not a participant of this tournament", code="not_a_player")
-    card = my_match(state.db, tid, visitor.require(PLAYERS))
-    if is_htmx(request) and seen and seen == card.seen:
-        return Response(status_code=204)  # a poll: nothing changed
+    account = visitor.require(PLAYERS)
     if is_htmx(request):
+        card = my_match(state.db, tid, account)
+        if seen and seen == card.seen:
+            return Response(status_code=204)  # a poll: nothing changed
         return render(request, "_my_match.html", card=card, tid=tid, note=note,
                       comment_len=COMMENT_LEN)
-    timer = round_timer(state.db, tid, card.round) if card.round else None  # everyone's clock
-    decks = tournament_format(state.db, tid) is not None  # a link to the deck (issue 13)
-    return render(request, "my_match.html", card=card, tid=tid, tab="me", note=note, timer=timer,
-                  title=card.tournament, comment_len=COMMENT_LEN, has_top=card.has_top,
-                  decks=decks, draft=card.draft,  # issue 14: the picks of a draft
-                  is_draft=card.draft, entered=True)  # the tab bar, known from the card
+    page = card_page(state.db, tid, account)  # one read for the card, the clock, the decks
+    card = page.card
+    return render(request, "my_match.html", card=card, tid=tid, tab="me", note=note,
+                  timer=page.timer, title=card.tournament, comment_len=COMMENT_LEN,
+                  has_top=card.has_top, decks=page.deck_format,  # a link to the deck (13)
+                  draft=card.draft,  # issue 14: the picks of a draft; the tab bar's facts:
+                  is_draft=card.draft, has_decks=page.takes_decks, entered=True)
 
 
 @router.get("/t/{tid}/me", response_class=HTMLResponse)
