@@ -114,7 +114,8 @@ def create_app(settings: WebSettings, *, db: Database,
         templates=Templates(zone(settings.timezone), {"static_url": "/static"}),
         limiter=login_limits(settings),
         cache=cache, stamps=stamps,
-        live=live.LiveHub(db, poll_ms=settings.live_poll_ms, max_streams=settings.live_streams),
+        live=live.LiveHub(db, poll_ms=settings.live_poll_ms, max_streams=settings.live_streams,
+                          min_interval_ms=settings.live_min_interval_ms),
         hasher=make_hasher(fast=settings.fast_hashing),
     )
     errors.install(app)

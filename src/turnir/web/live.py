@@ -18,12 +18,28 @@ when the server stops: the hub is closed on the app's shutdown, and the watcher 
 streams as soon as the uvicorn server serving it is told to exit (uvicorn waits for open
 responses before the app's shutdown; without this an open stream would hold a stop for up to
 a minute). Beyond ``live_streams`` open streams a process answers 503: the page keeps polling.
+
+Coalescing (issue 15, scale-out): a 2,000-player round brings several results a second, and
+every ``changed`` makes every open page refresh its live parts. So one stream sends
+``changed`` at most once per ``live_min_interval_ms`` (``TURNIR_LIVE_MIN_INTERVAL_MS``, default
+3000): a stamp that moves again meanwhile is sent at the end of the interval, the newest one,
+so the last change is never lost; a change after a quiet interval goes out at once. The
+streams of one tournament wake on the same watcher tick, so each due frame also waits its own
+random share of a *spread* that grows with the tournament's open streams in this process
+(``SPREAD_PER_STREAM_MS`` each, at most the interval; added to the interval too, or pages
+opened together would stay in step): 500 streams spread their refreshes over 2.5 s, 20
+streams over 0.1 s; a change reaches every page at most one interval and one spread later.
+With coalescing on, the stream tells the page its pace after the first stamp (``event: pace``
+/ ``data: <interval ms>``):
+``static/live.js`` never refreshes a part more often than that, whatever the stream says.
+Figures: ``bench/live.py``, ``docs/reliability.md``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
@@ -52,7 +68,13 @@ LIFETIME_S = 60.0
 EXIT_CHECK_S = 0.1
 """How often the watcher looks whether the server is stopping."""
 
+SPREAD_PER_STREAM_MS = 5
+"""Each open stream of a tournament widens the spread of its frames by this much (at most
+``live_min_interval_ms``): a process then sees at most about 200 refreshes a second from the
+pages of one tournament (1000 / 5), until the spread reaches the interval."""
+
 Reader = Callable[[Database, Iterable[int]], dict[int, int]]
+Clock = Callable[[], float]
 
 
 class TooManyStreams(UserError):
@@ -78,9 +100,14 @@ class LiveHub:
     """The change stamps of the tournaments this process's streams watch (see the module)."""
 
     def __init__(self, db: Database, *, poll_ms: int, max_streams: int,
-                 reader: Reader = change_stamps) -> None:
+                 reader: Reader = change_stamps, min_interval_ms: int = 0,
+                 clock: Clock = time.monotonic, rng: random.Random | None = None) -> None:
         self.db = db
         self.poll_s = poll_ms / 1000
+        self.min_interval_s = min_interval_ms / 1000
+        self.clock = clock
+        """The time of the coalescing (``frames``); a test may count it in watcher ticks."""
+        self.rng = rng or random.Random()
         self.max_streams = max_streams
         self.reader = reader
         self.streams = 0
@@ -180,6 +207,9 @@ class LiveHub:
         yield f"retry: {RETRY_MS}\n\nevent: changed\ndata: {sent}\n\n"
         if once:
             return
+        if self.min_interval_s > 0:
+            yield f"event: pace\ndata: {round(self.min_interval_s * 1000)}\n\n"
+        last = self.clock()  # the first stamp counts: the page refreshes on it
         end = time.monotonic() + LIFETIME_S
         while not self._closed.is_set():
             left = end - time.monotonic()
@@ -193,9 +223,30 @@ class LiveHub:
                 continue
             if self._closed.is_set():
                 return
-            if watch.stamp != sent:
-                sent = watch.stamp
-                yield f"event: changed\ndata: {sent}\n\n"
+            if watch.stamp == sent:
+                continue
+            # the share on top of the interval too: pages opened together (a round published)
+            # would otherwise stay in step, all due at the end of the same interval
+            due = max(last + self.min_interval_s, self.clock()) + self._share(watch)
+            if not await self._hold(due, end):
+                return
+            sent, last = watch.stamp, self.clock()  # the newest stamp, moved meanwhile or not
+            yield f"event: changed\ndata: {sent}\n\n"
+
+    def _share(self, watch: _Watch) -> float:
+        """This frame's random delay in the spread of the tournament's streams (seconds)."""
+        spread = min(self.min_interval_s, watch.listeners * SPREAD_PER_STREAM_MS / 1000)
+        return self.rng.uniform(0.0, spread) if spread > 0 else 0.0
+
+    async def _hold(self, until: float, end: float) -> bool:
+        """Wait until ``self.clock()`` reaches ``until`` (or the stream's end is near);
+        ``False`` when the hub closed meanwhile (the server stops)."""
+        while self.clock() < until and time.monotonic() < end:
+            wait = min(EXIT_CHECK_S, until - self.clock(), end - time.monotonic())
+            await asyncio.sleep(max(0.0, wait))  # the hub's close is seen within EXIT_CHECK_S
+            if self._closed.is_set():
+                return False
+        return not self._closed.is_set()
 
 
 def _serving_server() -> Any:

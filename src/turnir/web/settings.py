@@ -22,6 +22,10 @@ anyway on a request that came over HTTPS, directly or through a trusted proxy) |
 workers of ``turnir serve --workers N`` get it: their parent runs them) |
 | ``TURNIR_LIVE_POLL_MS`` | ``1000`` | how often a process reads the change stamps of the \
 tournaments its live-update streams watch (100 to 10000 ms) |
+| ``TURNIR_LIVE_MIN_INTERVAL_MS`` | ``3000`` | the least time between two ``changed`` events of \
+one live-update stream (0 to 60000; ``0``: every moved stamp at the next tick, as \
+``WebSettings()`` built directly): a burst of results reaches each page as one refresh per \
+interval, the newest stamp last (``turnir.web.live``) |
 | ``TURNIR_LIVE_STREAMS`` | ``2000`` | live-update streams one process keeps open; more get 503 |
 | ``TURNIR_LIVE_STALE_S`` | ``3`` | a public page's cached live part rendered at most this many \
 seconds ago is served even when the tournament changed since (0 to 60; ``0``: always fresh, \
@@ -54,6 +58,10 @@ LOGIN_LIMITS = (("TURNIR_LOGIN_FAILURES", "login_failures"),
                 ("TURNIR_LIVE_POLL_MS", "live_poll_ms"), ("TURNIR_LIVE_STREAMS", "live_streams"))
 LIVE_POLL_MS = (100, 10000)
 """The bounds of ``live_poll_ms`` (issue 15, live updates)."""
+LIVE_MIN_INTERVAL_MS = (0, 60000)
+LIVE_MIN_INTERVAL_DEFAULT_MS = 3000
+"""The bounds of ``live_min_interval_ms`` and its default from the environment (issue 15,
+scale-out: ``docs/reliability.md``, "Live updates")."""
 LIVE_STALE_DEFAULT_S = 3
 LIVE_STALE_MAX_S = 60
 """``live_stale_s`` from the environment by default, and its most (issue 15, load)."""
@@ -76,6 +84,11 @@ class WebSettings:
     live_poll_ms: int = 1000
     """How often each process's live-updates watcher reads the change stamps of the watched
     tournaments, in milliseconds (``turnir.web.live``; 100 to 10000)."""
+    live_min_interval_ms: int = 0
+    """The least time between two ``changed`` events of one live-update stream, in
+    milliseconds (``turnir.web.live``: a burst of changes is coalesced, the newest stamp sent
+    at the end of the interval); 0: every moved stamp at the next tick. ``from_env`` defaults
+    to ``LIVE_MIN_INTERVAL_DEFAULT_MS``; built directly (tests) 0."""
     live_streams: int = 2000
     """The most live-update streams (``GET /t/{tid}/events``) one process keeps open; more get
     503 (the page then polls)."""
@@ -113,10 +126,16 @@ class WebSettings:
 
     def __post_init__(self) -> None:
         self.proxies()  # refuse a wrong entry at start, not on the first request
+        check_zone(self.timezone)
         if not LIVE_POLL_MS[0] <= self.live_poll_ms <= LIVE_POLL_MS[1] or self.live_streams < 1:
             raise UserError("TURNIR_LIVE_POLL_MS must be from {low} to {high} and "
                             "TURNIR_LIVE_STREAMS positive", code="bad_setting",
                             low=LIVE_POLL_MS[0], high=LIVE_POLL_MS[1])
+        low, high = LIVE_MIN_INTERVAL_MS
+        if not low <= self.live_min_interval_ms <= high:
+            raise UserError("{field} must be a whole number from {low} to {high}",
+                            code="bad_setting", field="TURNIR_LIVE_MIN_INTERVAL_MS", low=low,
+                            high=high)
         if self.max_body < 1 or self.max_upload < 1 or self.hsts_seconds < 0:
             raise UserError("the body limits must be positive and HSTS not negative",
                             code="bad_setting")
@@ -160,6 +179,9 @@ class WebSettings:
                             code="bad_setting", field="TURNIR_LIVE_STALE_S", low=0,
                             high=LIVE_STALE_MAX_S)
         values["live_stale_s"] = seconds
+        interval = environ.get("TURNIR_LIVE_MIN_INTERVAL_MS", "").strip()
+        values["live_min_interval_ms"] = (LIVE_MIN_INTERVAL_DEFAULT_MS if not interval else
+                                          _bounded_ms(interval))
         hsts = environ.get("TURNIR_HSTS_SECONDS", "").strip()
         if hsts:
             seconds = whole_number(hsts)
@@ -169,6 +191,30 @@ class WebSettings:
             values["hsts_seconds"] = seconds
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
+
+
+def _bounded_ms(text: str) -> int:
+    """``TURNIR_LIVE_MIN_INTERVAL_MS`` as a number (a wrong one is refused with its bounds)."""
+    number = whole_number(text)
+    if number is None or not LIVE_MIN_INTERVAL_MS[0] <= number <= LIVE_MIN_INTERVAL_MS[1]:
+        raise UserError("{field} must be a whole number from {low} to {high}",
+                        code="bad_setting", field="TURNIR_LIVE_MIN_INTERVAL_MS",
+                        low=LIVE_MIN_INTERVAL_MS[0], high=LIVE_MIN_INTERVAL_MS[1])
+    return number
+
+
+def check_zone(name: str | None) -> None:
+    """Refuse a ``TURNIR_TIMEZONE`` that is no IANA zone name at start, not on the first page
+    that shows a time (``None``: the server's own zone)."""
+    if name is None:
+        return
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise UserError("TURNIR_TIMEZONE: {value!r} is not a time zone name (such as "
+                        "Europe/Moscow), nor local", code="bad_setting", value=name) from None
 
 
 def parse_size(text: str, name: str) -> int:

@@ -4,6 +4,11 @@
 // stamp moved (event "changed"), "turnir:changed" is fired on document.body (after a short
 // random delay, so 2,000 open pages do not ask in the same millisecond); the live parts refresh
 // on it (hx-trigger="turnir:changed from:body, every Ns").
+// Coalescing (issue 15, scale-out): the server already sends "changed" at most once per its
+// interval and spreads the streams of a busy tournament over it; the stream says that interval
+// ("pace", in ms). Here several "changed" while a refresh is due make that one refresh, and
+// "turnir:changed" is never fired twice within the pace, whatever arrives (a reconnect's first
+// stamp included).
 // The poll "every Ns" stays in the markup at the old speed. While the stream is open, this file
 // cancels a poll of a part that is up to date: one refreshed since the last change and less
 // than SLOW_MS ago, so the part still refreshes at least once a minute. Without EventSource,
@@ -19,6 +24,9 @@
   var stamp = null;
   var lastChange = 0;
   var loaded = {};
+  var pace = 0;
+  var fired = 0;
+  var due = null;
 
   function key(elt) {
     var get = elt.getAttribute("hx-get") || "";
@@ -27,12 +35,18 @@
 
   function changed() {
     lastChange = Date.now();
-    window.setTimeout(function () {
+    if (due !== null) return;  // the refresh already due brings this change too
+    var wait = Math.max(0, fired + pace - lastChange) + Math.floor(Math.random() * JITTER_MS);
+    due = window.setTimeout(function () {
+      due = null;
+      fired = Date.now();
       document.body.dispatchEvent(new CustomEvent("turnir:changed", {bubbles: true}));
-    }, Math.floor(Math.random() * JITTER_MS));
+    }, wait);
   }
 
   function close() {
+    if (due !== null) window.clearTimeout(due);
+    due = null;
     if (source) source.close();
     source = null;
     open = false;
@@ -60,6 +74,10 @@
       if (now !== stamp) changed();
       stamp = now;
     });
+    source.addEventListener("pace", function (event) {
+      var ms = parseInt(event.data, 10);
+      if (ms >= 0 && ms <= 60000) pace = ms;
+    });
   }
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -76,7 +94,10 @@
     if (!open || !elt || !elt.hasAttribute("data-live") || !config) return;
     if (config.verb !== "get" || config.triggeringEvent) return;  // only the timed poll
     var last = loaded[key(elt)] || 0;
-    if (last >= lastChange && Date.now() - last < SLOW_MS) event.preventDefault();
+    // A refresh already due (coalesced, see above) brings the change: the poll waits for it.
+    if (due !== null || (last >= lastChange && Date.now() - last < SLOW_MS)) {
+      event.preventDefault();
+    }
   });
   // A refresh asked before another answer replaced the part (a judge's POST swapping the grid)
   // may carry the state before that answer: it is dropped, the part is already newer.
@@ -92,6 +113,14 @@
     if (elt && elt.hasAttribute("data-live") && detail.requestConfig &&
         detail.requestConfig.verb === "get" && sent && target &&
         (swapped[target.id] || 0) > sent) {
+      detail.shouldSwap = false;
+    }
+    // A refresh asked before a judge began typing a result into the grid
+    // (data-hold-while-typing, static/app.js holds the ones asked after) would wipe the typed
+    // score: it is dropped too, the judge's own POST brings the grid back.
+    if (elt && elt.hasAttribute("data-hold-while-typing") && detail.requestConfig &&
+        detail.requestConfig.verb === "get" && target && target.querySelector &&
+        target.querySelector("[data-dirty]")) {
       detail.shouldSwap = false;
     }
   });
