@@ -473,6 +473,16 @@ def test_item11_settings_for_proxies_and_limits() -> None:
         WebSettings.from_env({"TURNIR_MAX_BODY": "lots"})
 
 
+def test_a_timezone_that_is_no_zone_is_refused_at_start_with_its_name() -> None:
+    """QA (issue 15): ``TURNIR_TIMEZONE=Mars/Base`` crashed ``turnir serve`` with a traceback
+    on the first page showing a time; it is refused when the settings are read."""
+    with pytest.raises(ValueError, match="TURNIR_TIMEZONE: 'Mars/Base'"):
+        WebSettings.from_env({"TURNIR_TIMEZONE": "Mars/Base"})
+    assert WebSettings.from_env({"TURNIR_TIMEZONE": "Asia/Yekaterinburg"}).timezone == \
+        "Asia/Yekaterinburg"
+    assert WebSettings.from_env({"TURNIR_TIMEZONE": "local"}).timezone is None
+
+
 INLINE = [
     (re.compile(r"<script(?![^>]*\ssrc=)[^>]*>", re.I), "an inline <script>"),
     (re.compile(r"\son[a-z]+\s*=", re.I), "an on…= handler"),
