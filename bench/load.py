@@ -120,7 +120,7 @@ def start_server(url: str, workers: int, log: Path) -> tuple[subprocess.Popen[by
         process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # 4 workers once took over 60 s under a load of 12
     while time.monotonic() < deadline and process.poll() is None:
         try:
             if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
