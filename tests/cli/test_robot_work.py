@@ -1,8 +1,13 @@
 """``turnir robot work`` (issue 15): ``--once`` runs the checks due now and prints what it did;
-bad input exits 2 with a message."""
+bad input exits 2 with a message (a lease out of 1..8 s too); ``robot serve --quiet`` runs
+without the access log."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+import uvicorn
 from typer.testing import CliRunner
 
 from tests.services.test_robot_work import decision_ids, game_rows, lagging_round
@@ -45,3 +50,30 @@ def test_serve_no_checks_needs_the_database() -> None:
     done = runner.invoke(cli, ["robot", "serve", "--memory", "--no-checks"])
     assert done.exit_code == 2
     assert "--no-checks needs the database" in done.output
+
+
+def test_work_refuses_a_lease_that_a_takeover_would_come_after_the_next_check(
+        database_url: str) -> None:
+    env = {"TURNIR_DATABASE_URL": database_url}
+    for lease in ("0.5", "8.5", "30", "nan"):
+        done = runner.invoke(cli, ["robot", "work", "--once", "--engine", "fake",
+                                   "--lease-seconds", lease], env=env)
+        assert done.exit_code == 2, (lease, done.output)
+        assert "--lease-seconds must be from 1 to 8" in done.output, (lease, done.output)
+        assert "10 s later at the least" in done.output, done.output
+    done = runner.invoke(cli, ["robot", "work", "--once", "--engine", "fake",
+                               "--lease-seconds", "8"], env=env)
+    assert done.exit_code == 0, done.output
+    assert "lease 8 s" in done.output
+
+
+@pytest.mark.parametrize(("flag", "access_log"), [("--quiet", False), (None, True)])
+def test_serve_quiet_runs_without_the_access_log(monkeypatch: pytest.MonkeyPatch,
+                                                 flag: str | None, access_log: bool) -> None:
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: seen.update(options))
+    done = runner.invoke(cli, ["robot", "serve", "--memory", *([flag] if flag else [])],
+                         env={"TURNIR_ROBOT_TOKEN": "trb_" + "t" * 40})
+    assert done.exit_code == 0, done.output
+    assert seen["access_log"] is access_log
+    assert seen["log_level"] == ("warning" if flag else "info")

@@ -1,22 +1,27 @@
 """Robot workers (issue 15) on SQLite and PostgreSQL: two workers share a round's lagging games
 and decide each exactly once; an expired lease is taken over; a decision a dead worker stored
 is not made again; the API process without checks refuses a move after a worker's award; the
-next check moment is kept for the workers."""
+next check moment is kept for the workers; with the default lease a bullet game whose worker
+died in its first check is taken over and checked as the first check before the second is due,
+and a slow worker keeps its lease by renewing it."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 from sqlalchemy import select
 
 from tests.robot.builders import FIRST, SECOND, setup
 from tests.robot.online_builders import OnlineEvent, online_event
-from turnir.domain.robot_rules import Rule
+from turnir.domain.games import Side
+from turnir.domain.robot_rules import RobotSettings, Rule, TimeControl, check_schedule
 from turnir.errors import ConflictError, UserError
 from turnir.robot.clock import ManualClock
-from turnir.robot.engine import ScriptedEvaluator
+from turnir.robot.engine import EvaluationOutcome, EvaluationRequest, ScriptedEvaluator
 from turnir.robot.game import ClockReading, MovePlayed, Resigned
 from turnir.robot.journal import TournamentLink
 from turnir.robot.robot import CheckStatus, Robot
@@ -24,7 +29,15 @@ from turnir.robot.sink import InMemoryResultSink
 from turnir.services.online import online_robot
 from turnir.services.queries import get_standings
 from turnir.services.robot_store import DatabaseRobotStore
-from turnir.services.robot_work import RobotWorker, check_worker_name, claim_due_games
+from turnir.services.robot_work import (
+    DEFAULT_LEASE_MS,
+    MIN_LEASE_MS,
+    RobotWorker,
+    check_worker_name,
+    claim_due_games,
+    max_lease_ms,
+    next_due_ms,
+)
 from turnir.storage.database import Database
 from turnir.storage.tables_robot import robot_games
 
@@ -201,3 +214,98 @@ def test_a_worker_name_is_checked() -> None:
     for bad in ("", " ", "x" * 101, "a\nb"):
         with pytest.raises(UserError):
             check_worker_name(bad)
+
+
+BULLET = check_schedule(TimeControl.parse("1+0"), 0, RobotSettings())
+"""1+0 (A-6: bullet): the first check at 2:30, the second 20 s later, the unconditional 10 s
+after it."""
+
+
+def lagging_bullet_game(db: Database) -> ManualClock:
+    """One 1+0 game, Black lagging 6.5 s a move (A-1 awards it to White at the first check),
+    with its first check due."""
+    ev = online_event(db, players=2)
+    clock = ManualClock(0)
+    robot, _ = online_robot(db, clock=clock, evaluator=ScriptedEvaluator(), shared=True)
+    robot.register(setup("r1-t1", tc="1+0"), TournamentLink(ev.id, 1, 1, 1, Side.A))
+    robot.apply("r1-t1", [MovePlayed(10_000, "g1f3", 300), MovePlayed(20_000, "g8f6", 6_500),
+                          ClockReading(BULLET.first_ms - 1_000, 30_000, 20_000)])
+    clock.set(BULLET.first_ms)
+    return clock
+
+
+def test_a_bullet_game_whose_worker_died_in_the_first_check_gets_the_first_check(
+        db: Database) -> None:
+    clock = lagging_bullet_game(db)
+    # the worker claimed the first check with the default lease and was killed
+    dead = claim_due_games(db, owner="dead", now_ms=BULLET.first_ms,
+                           lease_ms=DEFAULT_LEASE_MS, limit=10)
+    assert [c.game_id for c in dead] == ["r1-t1"]
+    alive = RobotWorker(db, owner="alive", clock=clock, evaluator=ScriptedEvaluator())
+    assert alive.lease_ms == DEFAULT_LEASE_MS
+    # a waiting worker wakes when the dead worker's lease runs out
+    assert next_due_ms(db, BULLET.first_ms) == BULLET.first_ms + DEFAULT_LEASE_MS
+    clock.set(BULLET.first_ms + DEFAULT_LEASE_MS - 1)
+    assert alive.work_once().claimed == []
+    clock.set(BULLET.first_ms + DEFAULT_LEASE_MS)
+    assert clock.now_ms() < BULLET.second_ms
+    done = alive.work_once()
+    assert [c.taken_from for c in done.claimed] == ["dead"]
+    assert done.run is not None
+    assert [(d.id, d.rule) for d in done.run.decisions] == [("r1-t1/first", Rule.FIRST_AWARD)]
+    assert decision_ids(db) == ["r1-t1/first"]
+
+
+def test_the_longest_lease_is_taken_over_before_the_next_check_in_every_time_control() -> None:
+    settings = RobotSettings()
+    longest = max_lease_ms(settings)
+    assert MIN_LEASE_MS <= DEFAULT_LEASE_MS <= longest
+    for tc in ("0.5+0", "1+0", "2+1", "3+0", "5+3", "15+10", "90+30"):
+        s = check_schedule(TimeControl.parse(tc), 0, settings)
+        # claimed (or renewed) just as a stage came due, killed at once: taken over in time
+        assert s.first_ms + longest < s.second_ms, tc
+        assert s.second_ms + longest < s.unconditional_ms, tc
+
+
+def test_a_worker_lease_out_of_bounds_is_refused(db: Database) -> None:
+    clock = ManualClock(0)
+    for lease in (MIN_LEASE_MS - 1, max_lease_ms(RobotSettings()) + 1, 30_000):
+        with pytest.raises(UserError) as refused:
+            RobotWorker(db, owner="w", clock=clock, evaluator=ScriptedEvaluator(),
+                        lease_ms=lease)
+        assert refused.value.code == "invalid_lease"
+
+
+class SlowEvaluator(ScriptedEvaluator):
+    """Stockfish busy under load: while it evaluates, the clock runs past the worker's lease
+    twice; each time it waits (at most 60 s) for the worker's renewal, and another worker
+    tries to claim the game."""
+
+    def __init__(self, db: Database, clock: ManualClock, lease_ms: int) -> None:
+        super().__init__(0.0)
+        self.db, self.clock, self.lease_ms = db, clock, lease_ms
+        self.others: list[object] = []
+
+    def evaluate_many(self, requests: Sequence[EvaluationRequest]) -> list[EvaluationOutcome]:
+        for _ in range(2):
+            self.clock.advance(2 * self.lease_ms)
+            deadline = time.monotonic() + 60
+            while (until := game_rows(self.db)["r1-t1"]["lease_until_ms"]) is None or \
+                    int(str(until)) <= self.clock.now_ms():
+                assert time.monotonic() < deadline, "the lease was not renewed"
+                time.sleep(0.02)
+            self.others.extend(claim_due_games(self.db, owner="other",
+                                               now_ms=self.clock.now_ms(),
+                                               lease_ms=self.lease_ms, limit=10))
+        return super().evaluate_many(requests)
+
+
+def test_a_slow_worker_keeps_its_lease_by_renewing_it(db: Database) -> None:
+    clock = lagging_bullet_game(db)
+    slow = SlowEvaluator(db, clock, MIN_LEASE_MS)
+    me = RobotWorker(db, owner="slow", clock=clock, evaluator=slow, lease_ms=MIN_LEASE_MS)
+    done = me.work_once()
+    assert slow.others == []
+    assert done.error is None and done.count(CheckStatus.DECIDED) == 1
+    assert decision_ids(db) == ["r1-t1/first"]
+    assert game_rows(db)["r1-t1"]["lease_owner"] is None

@@ -15,7 +15,7 @@ import os
 import time
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -29,6 +29,7 @@ from turnir.errors import UserError
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from turnir.domain.robot_rules import RobotSettings
     from turnir.robot.auth import StaticTokens
     from turnir.robot.engine import EngineSettings, ScriptedEvaluator, StockfishPool
     from turnir.robot.journal import OnlineResult
@@ -232,6 +233,8 @@ def serve_command(
     checks: Annotated[bool, typer.Option(
         "--checks/--no-checks", help="Run the checks in this process (one process), or leave "
         "them to `turnir robot work` processes.")] = True,
+    quiet: Annotated[bool, typer.Option(
+        help="No access log (a line per request); warnings and errors only.")] = False,
 ) -> None:
     """Run the robot's HTTP API with checks on the real clock, on the database.
 
@@ -253,7 +256,7 @@ def serve_command(
                                  "games there", code="invalid_option"))
         app = create_robot_app(engine=_engine(stockfish, processes, nodes),
                                webhook_url=webhook, tokens=_memory_tokens())
-        uvicorn.run(app, host=host, port=port)
+        uvicorn.run(app, host=host, port=port, **_log_options(quiet))
         return
     from turnir.robot.clock import SystemClock
     from turnir.robot.sink import WebhookResultSink
@@ -282,7 +285,12 @@ def serve_command(
         app = create_robot_app(robot, tokens=DatabaseTokens(db), results=results,
                                run_checks=checks,
                                on_close=[*([hook.close] if hook else []), pool.close])
-        uvicorn.run(app, host=host, port=port)
+        uvicorn.run(app, host=host, port=port, **_log_options(quiet))
+
+
+def _log_options(quiet: bool) -> dict[str, Any]:
+    """uvicorn's logging, as ``turnir serve [--quiet]``: no access log when quiet."""
+    return {"log_level": "warning" if quiet else "info", "access_log": not quiet}
 
 
 def _memory_tokens() -> StaticTokens:
@@ -449,8 +457,8 @@ def work_command(
         help="This worker's name in the leases (default: host-pid).",
         show_default=False)] = None,
     lease_seconds: Annotated[float, typer.Option(
-        min=1.0, max=3600.0, help="How long a claim holds unless renewed; a dead worker's "
-        "games are taken over after it.")] = 30.0,
+        help="How long a claim holds unless renewed (every third of it); a dead worker's "
+        "games are taken over after it, before their next check: 1 to 8 seconds.")] = 5.0,
     engine: EngineOpt = EngineChoice.stockfish,
     nodes: NodesOpt = 10_000,
     processes: ProcessesOpt = 2,
@@ -480,13 +488,14 @@ def work_command(
     from turnir.services.robot_work import RobotWorker, check_worker_name
 
     name = check_worker_name(worker if worker is not None else _default_worker_name())
+    lease_ms = _lease_ms(lease_seconds)
     evaluator: Evaluator = (_fake_evaluator() if engine is EngineChoice.fake
                             else _pool(stockfish, processes, nodes))
     stop = threading.Event()
     try:
         with database() as db:
             me = RobotWorker(db, owner=name, clock=SystemClock(), evaluator=evaluator,
-                             lease_ms=round(lease_seconds * 1000), batch=batch,
+                             lease_ms=lease_ms, batch=batch,
                              actor=actor or ROBOT_ACTOR)
             console.print(f"worker {name} on {db.describe()}: lease {lease_seconds:g} s, "
                           f"engine {engine.value}, batch {batch}", highlight=False)
@@ -501,6 +510,28 @@ def work_command(
             console.print(f"worker {name} stopped", highlight=False)
     finally:
         evaluator.close()
+
+
+def _lease_ms(seconds: float) -> int:
+    """``--lease-seconds`` in milliseconds, within the bounds of ``check_lease_ms``."""
+    from turnir.domain.robot_rules import RobotSettings
+    from turnir.services.robot_work import MIN_LEASE_MS, max_lease_ms
+
+    settings = RobotSettings()
+    low, high = MIN_LEASE_MS, max_lease_ms(settings)
+    if not low / 1000 <= seconds <= high / 1000:  # also refuses nan
+        raise fail(UserError(
+            "--lease-seconds must be from {low} to {high}: a dead worker's check is taken "
+            "over once its lease runs out, before the game's next check ({gap} s later at "
+            "the least)", code="invalid_option", low=low // 1000, high=high // 1000,
+            gap=_shortest_gap_s(settings)))
+    return round(seconds * 1000)
+
+
+def _shortest_gap_s(settings: RobotSettings) -> int:
+    from turnir.services.robot_work import shortest_check_gap_ms
+
+    return shortest_check_gap_ms(settings) // 1000
 
 
 def _work_once(me: RobotWorker) -> None:

@@ -21,7 +21,17 @@ worker, in a loop (``RobotWorker.work_once``):
 
 While a batch is being checked, a thread renews its leases every third of the lease, so a
 long check keeps its games; a worker that dies stops renewing, its leases expire after
-``lease_ms`` and another worker takes the games over.
+``lease_ms`` and another worker takes the games over. A waiting worker wakes when a held
+lease runs out (``next_due_ms`` counts a held game as due at its lease's end), not only at the
+next free game's check.
+
+The lease is short (``DEFAULT_LEASE_MS``, 5 s) and at most ``max_lease_ms`` (8 s): the
+shortest time between two checks of a game (A-3: the unconditional check 10 s after the
+second, in every time control) less ``TAKEOVER_MARGIN_MS`` for the taker to notice, claim and
+rebuild the game. So a check a worker died in is taken over, and run as that same check,
+before the game's next check is due. A takeover that still comes later (every worker was
+down) runs only the latest due check, as after a restart (the earlier ones are logged as
+missed).
 """
 
 from __future__ import annotations
@@ -46,6 +56,36 @@ log = logging.getLogger(__name__)
 
 MAX_WORKER_NAME = 100
 """The longest worker name (``robot_games.lease_owner``)."""
+
+DEFAULT_LEASE_MS = 5_000
+"""A claim's lease unless renewed (renewed every third of it while the batch is checked)."""
+MIN_LEASE_MS = 1_000
+"""The shortest lease: renewals every third of a second at the most."""
+TAKEOVER_MARGIN_MS = 2_000
+"""Left between a dead worker's lease running out and the game's next check: the taker's wait
+(at most 50 ms once a lease has run out), its claim and its rebuilding of the game."""
+
+
+def shortest_check_gap_ms(settings: RobotSettings) -> int:
+    """The least time between two checks of one game in any time control: first to second
+    (A-2: 20 s bullet, 30 s blitz) and second to unconditional (A-3: 10 s)."""
+    return min(settings.second_check_bullet_ms, settings.second_check_blitz_ms,
+               settings.unconditional_after_ms)
+
+
+def max_lease_ms(settings: RobotSettings) -> int:
+    """The longest lease: a dead worker's check is taken over before the next one is due."""
+    return max(MIN_LEASE_MS, shortest_check_gap_ms(settings) - TAKEOVER_MARGIN_MS)
+
+
+def check_lease_ms(lease_ms: int, settings: RobotSettings) -> int:
+    """A worker's lease: ``MIN_LEASE_MS`` to ``max_lease_ms`` milliseconds."""
+    high = max_lease_ms(settings)
+    if not MIN_LEASE_MS <= lease_ms <= high:
+        raise UserError("a worker's lease is {low} to {high} ms: a dead worker's check must be "
+                        "taken over before the game's next check", code="invalid_lease",
+                        low=MIN_LEASE_MS, high=high)
+    return lease_ms
 
 
 def check_worker_name(name: str) -> str:
@@ -81,7 +121,8 @@ def renew_leases(db: Database, *, owner: str, game_ids: Sequence[str], until_ms:
 
 
 def next_due_ms(db: Database, now_ms: int) -> int | None:
-    """The earliest due moment among the games nobody holds."""
+    """The earliest moment a game can be claimed: its next check, or the end of the lease
+    another worker holds on it when that is later."""
     with reading(db) as tx:
         return robot_repo.next_due_ms(tx, now_ms)
 
@@ -129,8 +170,12 @@ class _Renewer:
         worker = self._worker
         while not self._stop.wait(worker.lease_ms / 3000):
             try:
-                renew_leases(worker.db, owner=worker.owner, game_ids=self._ids,
-                             until_ms=worker.clock.now_ms() + worker.lease_ms)
+                kept = renew_leases(worker.db, owner=worker.owner, game_ids=self._ids,
+                                    until_ms=worker.clock.now_ms() + worker.lease_ms)
+                if kept < len(self._ids):  # late renewals: another worker took some over
+                    log.warning("worker %s: %d of %d leases were taken over; their decisions "
+                                "stay unique", worker.owner, len(self._ids) - kept,
+                                len(self._ids))
             except Exception:  # the next renewal tries again; an expired lease is taken over
                 log.exception("renewing %d leases failed", len(self._ids))
 
@@ -139,17 +184,17 @@ class RobotWorker:
     """One worker: claims due games, checks them, releases them (see the module doc)."""
 
     def __init__(self, db: Database, *, owner: str, clock: Clock, evaluator: Evaluator,
-                 lease_ms: int = 30_000, batch: int = 200, retry_ms: int = 1_000,
+                 lease_ms: int = DEFAULT_LEASE_MS, batch: int = 200, retry_ms: int = 1_000,
                  settings: RobotSettings | None = None, actor: str = ROBOT_ACTOR,
                  also: Sequence[ResultSink] = ()) -> None:
         self.db = db
         self.owner = check_worker_name(owner)
         self.clock = clock
         self.evaluator = evaluator
-        self.lease_ms = lease_ms
+        self.settings = settings or RobotSettings()
+        self.lease_ms = check_lease_ms(lease_ms, self.settings)
         self.batch = batch
         self.retry_ms = retry_ms
-        self.settings = settings or RobotSettings()
         self.store = DatabaseRobotStore(db, self.settings)
         self.results = ServicesResultSink(db, actor=actor)
         self.sink: ResultSink = FanOutSink(self.results, *also) if also else self.results

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, func, insert, or_, select, update
+from sqlalchemy import Connection, and_, bindparam, case, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -198,9 +198,14 @@ def release_leases(conn: Connection, owner: str,
 
 
 def next_due_ms(conn: Connection, now_ms: int) -> int | None:
-    """The earliest next check among the games nobody holds (or whose lease expired)."""
-    found: int | None = conn.execute(select(func.min(robot_games.c.next_check_ms)).where(
-        _lease_free(now_ms))).scalar()
+    """The earliest moment a game can be claimed: its next check, or the end of the lease
+    held on it when that is later (so a waiting worker wakes when a dead worker's lease runs
+    out)."""
+    until = robot_games.c.lease_until_ms
+    claimable = case((and_(until.is_not(None), until > robot_games.c.next_check_ms), until),
+                     else_=robot_games.c.next_check_ms)
+    found: int | None = conn.execute(select(func.min(claimable)).where(
+        robot_games.c.next_check_ms.is_not(None))).scalar()
     return None if found is None else int(found)
 
 
