@@ -28,12 +28,12 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from turnir.web.live import LiveHub, _Watch
+from turnir.web.live import SPREAD_MAX_S, SPREAD_PER_STREAM_MS, LiveHub, _Watch
 
 TID = 1
 JITTER_S = 0.25
 """``static/live.js``: a page's own random delay before it refreshes."""
-SETTLE_S = 1.0
+SETTLE_S = 3.0
 """A margin for a loaded machine beyond the latest the newest stamp may come (see ``run``)."""
 
 
@@ -89,8 +89,9 @@ async def run(streams: int, rate: float, seconds: float, interval_ms: int,
     burst.start = time.monotonic()
     reads_before = burst.reads
     # the newest stamp is read at most a tick after the burst, then sent at most one
-    # interval (or one spread, at most the interval) later
-    until = burst.start + seconds + 2 * interval_ms / 1000 + poll_ms / 1000 + SETTLE_S
+    # interval and one spread later
+    spread = min(SPREAD_MAX_S, streams * SPREAD_PER_STREAM_MS / 1000) if interval_ms else 0.0
+    until = burst.start + seconds + interval_ms / 1000 + spread + poll_ms / 1000 + SETTLE_S
     refreshes: list[float] = []
     rng = random.Random(1)
     lasts = await asyncio.gather(*(stream(hub, w, rng, refreshes, until) for w in watches))

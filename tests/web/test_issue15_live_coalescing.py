@@ -3,7 +3,7 @@
 A stream sends ``changed`` at most once per ``live_min_interval_ms`` and always the newest
 stamp at the end of the interval (the last change is never lost); the watcher still reads the
 stamps once per tick however many streams wait; the delay of each frame is a random share of a
-spread that grows with the tournament's open streams, at most the interval; the setting's
+spread that grows with the tournament's open streams, bounded; the setting's
 bounds. No duration is asserted: the tests count frames and check stamps (the watcher test
 counts time in watcher ticks)."""
 
@@ -11,18 +11,31 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterable
-from typing import Any
+import threading
+from collections.abc import Coroutine, Iterable
+from typing import Any, TypeVar
 
 import pytest
 
 from turnir.errors import UserError
-from turnir.web.live import SPREAD_PER_STREAM_MS, LiveHub, _Watch
+from turnir.web.live import SPREAD_MAX_S, SPREAD_PER_STREAM_MS, LiveHub, _Watch
 from turnir.web.settings import LIVE_MIN_INTERVAL_DEFAULT_MS, WebSettings
 
 TID = 7
 GUARD_S = 60.0
 """Only so that a broken stream fails instead of hanging; never asserted as a duration."""
+T = TypeVar("T")
+
+
+def run_alone(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own (the browser tests' Playwright keeps a loop
+    running in the main thread of the session)."""
+    done: list[T] = []
+    thread = threading.Thread(target=lambda: done.append(asyncio.run(coroutine)))
+    thread.start()
+    thread.join(GUARD_S * 2)
+    assert done, "the coroutine failed or did not finish"
+    return done[0]
 
 
 async def read_until(hub: LiveHub, watch: _Watch, newest: int) -> list[tuple[str, int]]:
@@ -61,7 +74,7 @@ def test_a_burst_of_20_changes_is_one_event_carrying_the_newest_stamp() -> None:
             await mover
             hub.close()
 
-    frames = asyncio.run(run())
+    frames = run_alone(run())
     changed = [stamp for name, stamp in frames if name == "changed"]
     assert changed[0] == 1  # the current stamp first
     assert changed[-1] == 21  # the newest stamp of the burst, never lost
@@ -90,7 +103,7 @@ def test_the_watcher_coalesces_a_change_per_tick_and_reads_once_per_tick() -> No
             hub.close()
         return [[s for name, s in frames if name == "changed"] for frames in streams], ticks
 
-    streams, ticks = asyncio.run(run())
+    streams, ticks = run_alone(run())
     for changed in streams:
         assert changed[0] == 0 and changed[-1] == 20
         assert changed == sorted(changed)
@@ -100,14 +113,15 @@ def test_the_watcher_coalesces_a_change_per_tick_and_reads_once_per_tick() -> No
     assert set(reads) == {1}
 
 
-def test_the_spread_grows_with_the_streams_and_stays_within_the_interval() -> None:
+def test_the_spread_grows_with_the_streams_and_is_bounded() -> None:
     hub = LiveHub(Any, poll_ms=1000, max_streams=5000,  # type: ignore[arg-type]
                   min_interval_ms=3000, rng=random.Random(1))
     few, many, crowd = _Watch(0, listeners=20), _Watch(0, listeners=500), _Watch(0, listeners=4000)
     assert max(hub._share(few) for _ in range(200)) <= 20 * SPREAD_PER_STREAM_MS / 1000
     shares = [hub._share(many) for _ in range(200)]
-    assert max(shares) <= 500 * SPREAD_PER_STREAM_MS / 1000 and max(shares) > 1.0
-    assert max(hub._share(crowd) for _ in range(200)) <= 3.0
+    assert max(shares) <= 500 * SPREAD_PER_STREAM_MS / 1000 and max(shares) > 2.5
+    crowded = [hub._share(crowd) for _ in range(200)]
+    assert max(crowded) <= SPREAD_MAX_S == 20.0 and max(crowded) > 10.0
     off = LiveHub(Any, poll_ms=1000, max_streams=5000)  # type: ignore[arg-type]
     assert off._share(crowd) == 0.0  # no interval: every change at the next tick, as before
 

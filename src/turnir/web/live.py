@@ -26,9 +26,9 @@ every ``changed`` makes every open page refresh its live parts. So one stream se
 so the last change is never lost; a change after a quiet interval goes out at once. The
 streams of one tournament wake on the same watcher tick, so each due frame also waits its own
 random share of a *spread* that grows with the tournament's open streams in this process
-(``SPREAD_PER_STREAM_MS`` each, at most the interval; added to the interval too, or pages
-opened together would stay in step): 500 streams spread their refreshes over 2.5 s, 20
-streams over 0.1 s; a change reaches every page at most one interval and one spread later.
+(``SPREAD_PER_STREAM_MS`` each, at most ``SPREAD_MAX_S``; added to the interval too, or
+pages opened together would stay in step): 500 streams spread their refreshes over 5 s, 20
+streams over 0.2 s; a change reaches every page at most one interval and one spread later.
 With coalescing on, the stream tells the page its pace after the first stamp (``event: pace``
 / ``data: <interval ms>``):
 ``static/live.js`` never refreshes a part more often than that, whatever the stream says.
@@ -68,10 +68,14 @@ LIFETIME_S = 60.0
 EXIT_CHECK_S = 0.1
 """How often the watcher looks whether the server is stopping."""
 
-SPREAD_PER_STREAM_MS = 5
-"""Each open stream of a tournament widens the spread of its frames by this much (at most
-``live_min_interval_ms``): a process then sees at most about 200 refreshes a second from the
-pages of one tournament (1000 / 5), until the spread reaches the interval."""
+SPREAD_PER_STREAM_MS = 10
+"""Each open stream of a tournament widens the spread of its frames by this much (up to
+``SPREAD_MAX_S``): a busy stream sends once per interval plus half the spread on average, so
+``n`` streams of one process bring ``n / (interval + n * 0.005 s)`` refreshes a second, below
+200 (= 2 / 10 ms) however many they are: what 2,000 pages polling every 10 s asked before."""
+SPREAD_MAX_S = 20.0
+"""The widest spread (2,000 streams, ``live_streams``' default): a change reaches every page
+within one interval and 20 s, however crowded."""
 
 Reader = Callable[[Database, Iterable[int]], dict[int, int]]
 Clock = Callable[[], float]
@@ -235,18 +239,21 @@ class LiveHub:
 
     def _share(self, watch: _Watch) -> float:
         """This frame's random delay in the spread of the tournament's streams (seconds)."""
-        spread = min(self.min_interval_s, watch.listeners * SPREAD_PER_STREAM_MS / 1000)
-        return self.rng.uniform(0.0, spread) if spread > 0 else 0.0
+        if self.min_interval_s <= 0:  # no coalescing: every change at the next tick
+            return 0.0
+        spread = min(SPREAD_MAX_S, watch.listeners * SPREAD_PER_STREAM_MS / 1000)
+        return self.rng.uniform(0.0, spread)
 
     async def _hold(self, until: float, end: float) -> bool:
-        """Wait until ``self.clock()`` reaches ``until`` (or the stream's end is near);
-        ``False`` when the hub closed meanwhile (the server stops)."""
-        while self.clock() < until and time.monotonic() < end:
-            wait = min(EXIT_CHECK_S, until - self.clock(), end - time.monotonic())
-            await asyncio.sleep(max(0.0, wait))  # the hub's close is seen within EXIT_CHECK_S
-            if self._closed.is_set():
-                return False
-        return not self._closed.is_set()
+        """Wait until ``self.clock()`` reaches ``until`` (or the stream's end is near), one
+        timer a frame; ``False`` when the hub closed meanwhile (the server stops)."""
+        while not self._closed.is_set():
+            wait = min(until - self.clock(), end - time.monotonic())
+            if wait <= 0:
+                return True
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closed.wait(), wait)
+        return False
 
 
 def _serving_server() -> Any:
