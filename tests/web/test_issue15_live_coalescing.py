@@ -137,3 +137,22 @@ def test_the_interval_setting_is_bounded() -> None:
             WebSettings.from_env({"TURNIR_LIVE_MIN_INTERVAL_MS": wrong})
     with pytest.raises(UserError, match="TURNIR_LIVE_MIN_INTERVAL_MS"):
         WebSettings(live_min_interval_ms=-5)
+
+
+def test_a_change_made_while_the_last_frame_was_being_sent_is_not_missed() -> None:
+    async def run() -> str:
+        hub = LiveHub(Any, poll_ms=10000, max_streams=10,  # type: ignore[arg-type]
+                      reader=lambda db, tids: {TID: 1}, min_interval_ms=100)
+        watch = await hub.join(TID)
+        frames = hub.frames(watch)
+        try:
+            await anext(frames)  # the first stamp
+            await anext(frames)  # the pace
+            watch.move(2)
+            await asyncio.wait_for(anext(frames), GUARD_S)  # 2 is sent
+            watch.move(3)  # while the stream waits at its yield: no one waits on the event
+            return await asyncio.wait_for(anext(frames), GUARD_S)
+        finally:
+            hub.close()
+
+    assert run_alone(run()) == "event: changed\ndata: 3\n\n"  # not the heartbeat 15 s later

@@ -219,16 +219,19 @@ class LiveHub:
             left = end - time.monotonic()
             if left <= 0:
                 return
-            try:
-                await asyncio.wait_for(watch.moved.wait(), min(HEARTBEAT_S, left))
-            except TimeoutError:
-                if end - time.monotonic() > 0:
-                    yield ": still here\n\n"
-                continue
-            if self._closed.is_set():
-                return
+            # a stamp that moved while the last frame was being sent (the stream waited at
+            # its ``yield``) has already replaced its event: it is sent without waiting
             if watch.stamp == sent:
-                continue
+                try:
+                    await asyncio.wait_for(watch.moved.wait(), min(HEARTBEAT_S, left))
+                except TimeoutError:
+                    if end - time.monotonic() > 0:
+                        yield ": still here\n\n"
+                    continue
+                if self._closed.is_set():
+                    return
+                if watch.stamp == sent:
+                    continue
             # the share on top of the interval too: pages opened together (a round published)
             # would otherwise stay in step, all due at the end of the same interval
             due = max(last + self.min_interval_s, self.clock()) + self._share(watch)
