@@ -87,7 +87,7 @@ def test_a_poll_gets_only_the_live_part(client: TestClient, web_db: Database) ->
     play_round(web_db, tid)
     part = client.get(f"/t/{tid}/standings", headers={"hx-request": "true"}).text
     assert part.startswith('<div id="live"') and "<html" not in part
-    assert 'hx-trigger="every 10s"' in part
+    assert 'hx-trigger="turnir:changed from:body, every 10s"' in part  # live, then the poll
 
 
 def test_pages_are_cached_until_the_tournament_changes(client: TestClient,
