@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_load_bench_plays_a_round_and_ends_with_its_json_line(pg_server_url: str) -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "load.py"), "--players", "20", "--workers", "1",
-         "--window-s", "1", "--skip-baseline", "--pg-url", pg_server_url],
+         "--window-s", "1", "--report-s", "2", "--confirm-s", "0.2", "0.5",
+         "--skip-baseline", "--pg-url", pg_server_url],
         capture_output=True, text=True, timeout=600, cwd=ROOT, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     line = json.loads(done.stdout.strip().splitlines()[-1])

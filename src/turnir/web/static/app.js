@@ -52,11 +52,17 @@
       input.dataset.dirty = "1";
     }
   });
+  // A refresh of a part (a live update, a poll) waits while the judge types in one of its
+  // fields (issue 15 QA: the keyboard entry's table went back under the judge's fingers).
+  function typingIn(elt) {
+    var active = document.activeElement;
+    return !!active && elt.contains(active) && active.matches("input:not([type=hidden]), textarea, select");
+  }
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail && event.detail.elt;
     if (elt && elt.hasAttribute("data-hold-while-typing") &&
         event.detail.requestConfig && event.detail.requestConfig.verb === "get" &&
-        elt.querySelector("[data-dirty]")) {
+        (elt.querySelector("[data-dirty]") || typingIn(elt))) {
       event.preventDefault();
     }
   });
