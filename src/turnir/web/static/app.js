@@ -52,11 +52,13 @@
       input.dataset.dirty = "1";
     }
   });
-  // A refresh of a part (a live update, a poll) waits while the judge types in one of its
-  // fields (issue 15 QA: the keyboard entry's table went back under the judge's fingers).
+  // A refresh of a part (a live update, a poll) waits while the judge has typed into one of
+  // its fields and not sent it yet (issue 15 QA: the keyboard entry's table went back under a
+  // live refresh); a field as the page rendered it holds nothing back.
   function typingIn(elt) {
     var active = document.activeElement;
-    return !!active && elt.contains(active) && active.matches("input:not([type=hidden]), textarea, select");
+    return !!active && elt.contains(active) && active.matches("input:not([type=hidden])") &&
+      active.value !== active.defaultValue;
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail && event.detail.elt;

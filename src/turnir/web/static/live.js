@@ -102,6 +102,7 @@
   // A refresh asked before another answer replaced the part (a judge's POST swapping the grid)
   // may carry the state before that answer: it is dropped, the part is already newer.
   var swapped = {};
+  var lastWrite = 0;  // the last answer to a form sent (a POST), wherever it swapped
   document.addEventListener("htmx:beforeSend", function (event) {
     if (event.detail && event.detail.xhr) event.detail.xhr.turnirSent = Date.now();
   });
@@ -112,7 +113,7 @@
     var target = detail.target;
     if (elt && elt.hasAttribute("data-live") && detail.requestConfig &&
         detail.requestConfig.verb === "get" && sent && target &&
-        (swapped[target.id] || 0) > sent) {
+        ((swapped[target.id] || 0) > sent || lastWrite > sent)) {
       detail.shouldSwap = false;
     }
     // A refresh asked before a judge began typing a result into the grid
@@ -127,6 +128,8 @@
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail && event.detail.target;
     if (target && target.id) swapped[target.id] = Date.now();
+    var config = event.detail && event.detail.requestConfig;
+    if (config && config.verb && config.verb !== "get") lastWrite = Date.now();
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var elt = event.detail && event.detail.elt;
