@@ -26,9 +26,9 @@ import chess
 from rich.console import Console
 from rich.table import Table
 
+from turnir.clock import ManualClock
 from turnir.domain.robot_rules import RobotSettings, TimeControl, check_schedule
 from turnir.errors import InvariantError
-from turnir.robot.clock import ManualClock
 from turnir.robot.engine import (
     EngineSettings,
     Evaluator,

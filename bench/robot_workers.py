@@ -27,8 +27,8 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from tests.db_fixtures import create_pg_database, drop_pg_database, start_pg_server
+from turnir.clock import SystemClock
 from turnir.domain.robot_rules import TimeControl
-from turnir.robot.clock import SystemClock
 from turnir.robot.engine import ScriptedEvaluator
 from turnir.robot.game import ClockReading, GameSetup, MovePlayed
 from turnir.services.online import online_robot

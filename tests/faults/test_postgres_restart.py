@@ -31,9 +31,10 @@ from tests.faults.servers import (
 )
 
 PLAYERS = 24
-PG_DIR = "/tmp/turnir-pg-faults"
-"""The cluster's folder (kept between runs: a later start skips initdb; each run makes a
-database of its own in it)."""
+PG_DIR = os.environ.get("TURNIR_PG_DIR", "/tmp/turnir-pg-test").rstrip("/") + "-faults"
+"""The cluster's folder, beside the shared test server's (kept between runs: a later start
+skips initdb; each run makes a database of its own in it). A run on a server of its own
+(``TURNIR_PG_DIR``) has its own here too, so two runs at once never share it."""
 
 
 def test_a_postgres_restart_gives_503_and_loses_no_acknowledged_result(tmp_path: Path) -> None:

@@ -21,8 +21,8 @@ from sqlalchemy import func, select
 from tests.db_fixtures import create_pg_database, drop_pg_database
 from tests.faults.servers import stop_group
 from tests.robot.online_builders import online_event
+from turnir.clock import SystemClock
 from turnir.domain.robot_rules import TimeControl
-from turnir.robot.clock import SystemClock
 from turnir.robot.engine import ScriptedEvaluator
 from turnir.robot.game import ClockReading, GameSetup, MovePlayed
 from turnir.robot.journal import TournamentLink

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 
 import chess
 
+from turnir.clock import ManualClock
 from turnir.domain.robot_rules import TimeControl
-from turnir.robot.clock import ManualClock
 from turnir.robot.engine import Evaluator, Script, ScriptedEvaluator
 from turnir.robot.game import ClockReading, GameSetup, MovePlayed
 from turnir.robot.robot import Robot

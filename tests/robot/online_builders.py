@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from tests.robot.builders import FIRST
 from tests.services.builders import ORGANIZER, event
-from turnir.robot.clock import ManualClock
+from turnir.clock import ManualClock
 from turnir.robot.engine import Evaluator, ScriptedEvaluator
 from turnir.robot.robot import Robot
 from turnir.services.online import ServicesResultSink, online_robot, set_robot_allowed

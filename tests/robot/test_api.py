@@ -10,8 +10,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.robot.builders import FIRST, make_robot
+from turnir.clock import ManualClock
 from turnir.robot.auth import StaticTokens
-from turnir.robot.clock import ManualClock
 from turnir.robot.robot import Robot
 from turnir.web.robot_api import PREFIX, create_robot_app, create_robot_router
 

@@ -11,8 +11,8 @@ import chess
 import pytest
 
 from tests.robot.builders import FIRST, SECOND, lagging_game, setup
+from turnir.clock import ManualClock
 from turnir.domain.robot_rules import CheckStage, ChessResult, LaggerKind, Rule, Verdict
-from turnir.robot.clock import ManualClock
 from turnir.robot.decision import CheckFigures, Decision
 from turnir.robot.engine import Evaluation, ScriptedEvaluator
 from turnir.robot.game import (

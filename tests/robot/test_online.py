@@ -26,10 +26,10 @@ from tests.robot.online_builders import (
 )
 from tests.services.builders import JUDGE, ORGANIZER
 from turnir.cli.main import app as cli
+from turnir.clock import ManualClock
 from turnir.domain.results import GameReason, parse_result
 from turnir.domain.robot_rules import ChessResult, Rule
 from turnir.errors import ConflictError, NotFoundError, UserError
-from turnir.robot.clock import ManualClock
 from turnir.robot.engine import (
     DEFAULT_STOCKFISH,
     EngineSettings,

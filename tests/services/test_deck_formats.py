@@ -12,10 +12,10 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from tests.services.builders import ORGANIZER, play_round, snapshot
+from turnir.clock import ManualClock
 from turnir.domain.model import Settings
 from turnir.errors import ConflictError, ForbiddenError, UserError
 from turnir.formats.players_csv import PlayerLine
-from turnir.services import deck_formats
 from turnir.services.accounts import AccountRole, create_account, make_hasher
 from turnir.services.cards import load_sample_cards
 from turnir.services.common import TournamentFormat
@@ -70,9 +70,7 @@ def cards(db: Database) -> Database:
     return db
 
 
-def test_c1_the_ban_list_in_force_on_the_start_day_applies(cards: Database,
-                                                            monkeypatch: pytest.MonkeyPatch
-                                                            ) -> None:
+def test_c1_the_ban_list_in_force_on_the_start_day_applies(cards: Database) -> None:
     db = cards
     fid = create_format(db, actor=ORGANIZER, account_id=None, name="Стандарт").id
     set_ban_list(db, fid, actor=ORGANIZER, account_id=None, effective="2026-01-01",
@@ -94,21 +92,19 @@ def test_c1_the_ban_list_in_force_on_the_start_day_applies(cards: Database,
     assert info.rules_day == date(2026, 2, 28)
     assert info.ban_list is not None and info.ban_list.cards == ("Лавина",)
     # Round 1 paired on 5 January (Moscow) fixes the rules day, whatever the planned start.
-    monkeypatch.setattr("turnir.services.common.utc_now",
-                        lambda: datetime(2026, 1, 5, 12, 0, tzinfo=UTC))
+    db.clock = ManualClock(datetime(2026, 1, 5, 12, 0, tzinfo=UTC))
     play_round(db, tid)
     info = tournament_format(db, tid)
     assert info is not None and info.locked
     assert (info.rules_day, info.rules_day_from) == (date(2026, 1, 5), "round_1")
 
 
-def test_no_planned_start_uses_today(cards: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_planned_start_uses_today(cards: Database) -> None:
     db = cards
     fid = create_format(db, actor=ORGANIZER, account_id=None, name="Стандарт").id
     tid = constructed(db)
     set_tournament_format(db, tid, actor=ORGANIZER, account_id=None, format_id=fid)
-    monkeypatch.setattr(deck_formats, "utc_now",
-                        lambda: datetime(2026, 6, 30, 21, 5, tzinfo=UTC))
+    db.clock = ManualClock(datetime(2026, 6, 30, 21, 5, tzinfo=UTC))
     info = tournament_format(db, tid)
     assert info is not None
     assert (info.rules_day, info.rules_day_from) == (date(2026, 7, 1), "today")

@@ -5,7 +5,7 @@ Every test runs on SQLite and PostgreSQL; times are given (``now``), never waite
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -20,7 +20,6 @@ from turnir.services.accounts import (
     make_hasher,
     set_active,
 )
-from turnir.services.common import utc_now
 from turnir.services.login_limits import (
     LoginLimits,
     TooManyAttempts,
@@ -36,6 +35,9 @@ from turnir.storage.tables_accounts import login_failures
 PASSWORD = "correct horse battery"
 FAST = make_hasher(fast=True)
 LIMITS = LoginLimits()  # the defaults: 5 per login and address, 20 per login, 100 per address
+
+T0 = datetime(2027, 3, 1, 10, 0, tzinfo=UTC)
+"""The moment the attempts start (passed in: no test reads the clock)."""
 
 
 def _account(db: Database, login: str = "anna") -> None:
@@ -58,7 +60,7 @@ def _try(db: Database, login: str, address: str, at: datetime,
 
 def test_item12_locked_key_not_forgotten_after_many_other_attempts(db: Database) -> None:
     _account(db)
-    t0 = utc_now()
+    t0 = T0
     assert [_try(db, "anna", "10.0.0.1", t0) for _ in range(5)] == ["wrong"] * 5
     assert _try(db, "anna", "10.0.0.1", t0, PASSWORD) == "locked"
     # 10,001 failures of other logins from other addresses inside the window (the in-memory
@@ -83,7 +85,7 @@ def test_item12_locked_key_not_forgotten_after_many_other_attempts(db: Database)
 def test_item12_the_lock_lifts_when_the_oldest_counted_failure_leaves_the_window(
         db: Database) -> None:
     _account(db)
-    t0 = utc_now()
+    t0 = T0
     for minute in range(5):
         assert _try(db, "anna", "10.0.0.1", t0 + timedelta(minutes=minute)) == "wrong"
     attempt = attempt_of("anna", "10.0.0.1")
@@ -101,7 +103,7 @@ def test_item12_the_lock_lifts_when_the_oldest_counted_failure_leaves_the_window
 def test_item12_one_login_from_many_addresses_and_many_logins_from_one_address(
         db: Database) -> None:
     _account(db)
-    t0 = utc_now()
+    t0 = T0
     # one account guessed from 20 addresses (4 tries each stays under the pair limit)
     tries = [_try(db, "anna", f"203.0.113.{i % 20}", t0) for i in range(20)]
     assert tries == ["wrong"] * 20
@@ -118,7 +120,7 @@ def test_item12_one_login_from_many_addresses_and_many_logins_from_one_address(
 
 def test_item12_an_ipv6_client_counts_by_its_64_network(db: Database) -> None:
     _account(db)
-    t0 = utc_now()
+    t0 = T0
     assert address_key("2001:db8:0:5:1:2:3:4") == "2001:db8:0:5::/64"
     assert address_key("::ffff:192.0.2.4") == "192.0.2.4"
     assert address_key("bad\x00host") == "badhost"
@@ -129,7 +131,7 @@ def test_item12_an_ipv6_client_counts_by_its_64_network(db: Database) -> None:
 
 def test_item12_a_success_clears_only_its_own_login_and_address(db: Database) -> None:
     _account(db)
-    t0 = utc_now()
+    t0 = T0
     for _ in range(4):
         _try(db, "anna", "10.0.0.1", t0)
         _try(db, "anna", "10.0.0.2", t0)
@@ -142,7 +144,7 @@ def test_item12_a_success_clears_only_its_own_login_and_address(db: Database) ->
 
 
 def test_item12_old_failures_are_pruned_and_nothing_stores_the_login(db: Database) -> None:
-    t0 = utc_now()
+    t0 = T0
     for i in range(50):
         _try(db, f"Пароль-в-поле-логина{i}", f"192.0.2.{i}", t0)
     with db.read() as conn:

@@ -4,7 +4,7 @@ accumulation, deviations and the head judge, appeals."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -18,12 +18,12 @@ from tests.services.penalty_builders import (
     line_of,
     report,
 )
+from turnir.clock import ManualClock
 from turnir.domain.penalties import AppealOutcome, GivenAt, Penalty, PenaltyStatus
 from turnir.domain.results import GameReason, MatchEnding, MatchOutcome, MatchResult
 from turnir.domain.standings import PenaltyCounts
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.services.common import RulesLevel
-from turnir.services.judging import today
 from turnir.services.penalties import list_penalties, preview_penalty
 from turnir.services.penalty_appeals import decide_appeal, withdraw_penalty
 from turnir.services.penalty_catalogue import set_judging_settings
@@ -37,6 +37,13 @@ from turnir.storage.database import Database
 from turnir.storage.penalty_rows import without_prizes
 
 P = Penalty
+
+NOW = datetime(2027, 3, 1, 10, 0, tzinfo=UTC)
+"""The services' clock in the suspension tests (their "today")."""
+
+
+def today() -> date:
+    return NOW.date()
 
 
 def counts(db: Database, tid: int, player: int) -> PenaltyCounts:
@@ -184,6 +191,7 @@ def test_rule_J4_without_prizes_is_flagged_for_the_ratings(db: Database) -> None
 
 def test_rule_J5_only_the_official_head_judge_suspends_at_professional_level(
         db: Database) -> None:
+    db.clock = ManualClock(NOW)
     tid = judged_event(db, 8, official_head=False)
     start_round(db, tid, actor=ORGANIZER)
     for judge in (FLOOR, HEAD):
@@ -203,6 +211,7 @@ def test_rule_J5_only_the_official_head_judge_suspends_at_professional_level(
 
 def test_rule_J5_a_suspended_player_cannot_register_for_an_official_tournament(
         db: Database) -> None:
+    db.clock = ManualClock(NOW)
     first = judged_event(db, 8, official_head=True, name="Первый")
     start_round(db, first, actor=ORGANIZER)
     give(db, first, 1, "theft", penalty=P.SUSPENSION, judge=HEAD,

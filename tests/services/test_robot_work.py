@@ -17,16 +17,23 @@ from sqlalchemy import select
 
 from tests.robot.builders import FIRST, SECOND, setup
 from tests.robot.online_builders import OnlineEvent, online_event
+from turnir.clock import ManualClock
 from turnir.domain.games import Side
-from turnir.domain.robot_rules import RobotSettings, Rule, TimeControl, check_schedule
+from turnir.domain.robot_rules import (
+    ChessResult,
+    RobotSettings,
+    Rule,
+    TimeControl,
+    check_schedule,
+)
 from turnir.errors import ConflictError, UserError
-from turnir.robot.clock import ManualClock
+from turnir.robot.decision import Decision
 from turnir.robot.engine import EvaluationOutcome, EvaluationRequest, ScriptedEvaluator
-from turnir.robot.game import ClockReading, MovePlayed, Resigned
+from turnir.robot.game import ClockReading, GameEnd, MovePlayed, Resigned
 from turnir.robot.journal import TournamentLink
 from turnir.robot.robot import CheckStatus, Robot
 from turnir.robot.sink import InMemoryResultSink
-from turnir.services.online import online_robot
+from turnir.services.online import ServicesResultSink, online_robot
 from turnir.services.queries import get_standings
 from turnir.services.robot_store import DatabaseRobotStore
 from turnir.services.robot_work import (
@@ -37,6 +44,7 @@ from turnir.services.robot_work import (
     claim_due_games,
     max_lease_ms,
     next_due_ms,
+    renew_leases,
 )
 from turnir.storage.database import Database
 from turnir.storage.tables_robot import robot_games
@@ -165,6 +173,70 @@ def test_a_decision_a_dead_worker_stored_is_not_made_again(db: Database) -> None
     assert decision_ids(db) == ["r1-t1/first"]
     assert match_results(db, ev.id) == {1: "1-0"}
     assert game_rows(db)["r1-t1"]["next_check_ms"] is None
+
+
+class DiesAfterEnds:
+    """A worker's result sink that records ``ends`` game ends and then is killed: the ends
+    after those are never recorded."""
+
+    def __init__(self, db: Database, ends: int) -> None:
+        self.sink, self.left = ServicesResultSink(db), ends
+
+    def deliver(self, game_id: str, result: ChessResult, decision: Decision) -> None:
+        if self.left > 0:
+            self.left -= 1
+            self.sink.deliver(game_id, result, decision)
+
+    def deliver_end(self, game_id: str, end: GameEnd) -> None:
+        raise AssertionError("the checked games end by decisions")
+
+
+def test_a_worker_killed_between_recording_an_end_and_releasing_its_leases_leaves_no_game_open(
+        db: Database) -> None:
+    _, ev, clock = lagging_round(db, players=4)
+    clock.set(FIRST)
+    claims = claim_due_games(db, owner="dead", now_ms=FIRST, lease_ms=LEASE_MS, limit=10)
+    ids = [c.game_id for c in claims]
+    # the dead worker stored both decisions, recorded the first game's end and was killed:
+    # the second end not recorded, no lease released
+    store = DatabaseRobotStore(db)
+    dying = Robot(clock=clock, evaluator=ScriptedEvaluator(), store=store,
+                  sink=DiesAfterEnds(db, 1))
+    dying.adopt(*store.load_many(ids))
+    assert len(dying.run_due_checks().decisions) == 2
+    assert sorted(decision_ids(db)) == ["r1-t1/first", "r1-t2/first"]
+    assert match_results(db, ev.id) == {1: "1-0", 2: None}
+
+    clock.set(FIRST + LEASE_MS)
+    alive = worker(db, "alive", clock)
+    done = alive.work_once()
+    assert [c.taken_from for c in done.claimed] == ["dead"]
+    assert done.count(CheckStatus.DECIDED) == 0 and done.redelivered == 1
+    assert alive.work_once().claimed == []
+    assert sorted(decision_ids(db)) == ["r1-t1/first", "r1-t2/first"]
+    assert match_results(db, ev.id) == {1: "1-0", 2: "1-0"}
+    with db.read() as conn:
+        rows = list(conn.execute(select(
+            robot_games.c.game_id, robot_games.c.next_check_ms, robot_games.c.lease_owner,
+            robot_games.c.lease_until_ms, robot_games.c.end_state)).mappings())
+    assert sorted(map(dict, rows), key=lambda r: str(r["game_id"])) == [
+        {"game_id": g, "next_check_ms": None, "lease_owner": None, "lease_until_ms": None,
+         "end_state": "applied"} for g in ("r1-t1", "r1-t2")]
+
+
+def test_a_renewal_counts_as_taken_over_only_the_leases_another_worker_holds(
+        db: Database) -> None:
+    api, _, clock = lagging_round(db, players=6)
+    clock.set(FIRST)
+    claimed = claim_due_games(db, owner="a", now_ms=FIRST, lease_ms=LEASE_MS, limit=10)
+    ids = [c.game_id for c in claimed]
+    assert ids == ["r1-t1", "r1-t2", "r1-t3"]
+    api.post("r1-t1", Resigned(FIRST + 100, False))     # its end frees its lease
+    assert game_rows(db)["r1-t1"]["lease_owner"] is None
+    taken = claim_due_games(db, owner="b", now_ms=FIRST + LEASE_MS, lease_ms=LEASE_MS, limit=1)
+    assert [c.game_id for c in taken] == ["r1-t2"]
+    assert renew_leases(db, owner="a", game_ids=ids, until_ms=FIRST + 2 * LEASE_MS) == 1
+    assert game_rows(db)["r1-t3"]["lease_until_ms"] == FIRST + 2 * LEASE_MS
 
 
 def test_the_api_process_without_checks_refuses_a_move_after_a_workers_award(

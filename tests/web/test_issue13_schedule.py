@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from tests.services.test_game_age import a_format
 from tests.web.conftest import LiveServer, add_account, csrf_of, log_in
 from tests.web.test_browser import PHONE, login, new_page
+from turnir.clock import ManualClock
 from turnir.domain.accounts import AccountRole
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.deck_formats import format_choices
@@ -105,16 +106,18 @@ def test_a_cancelled_scheduled_tournament_shows_the_message(client: TestClient,
     from turnir.domain.schedule import ScheduleSettings
     from turnir.services.schedules import add_schedule
 
+    clock = web_db.clock = ManualClock(datetime(2026, 12, 2, 5, 30, tzinfo=UTC))
     add_account(web_db, "org", AccountRole.ORGANIZER)
     add_schedule(web_db, name="Старт", times=("09:15",), actor="test",
                  format=a_format(web_db, starter=True),
                  settings=ScheduleSettings(online=False, organizer="org"))
-    [opened] = run_schedules(web_db, now=datetime(2026, 12, 2, 5, 30, tzinfo=UTC)).steps
+    [opened] = run_schedules(web_db, now=clock.now()).steps
     tid = opened.tournament_id
     assert tid is not None
     register_players(web_db, tid, [PlayerLine(f"Игрок {i}", "Москва") for i in (1, 2, 3)],
                      actor="test")
-    run_schedules(web_db, now=datetime(2026, 12, 2, 6, 15, tzinfo=UTC))
+    clock.set(datetime(2026, 12, 2, 6, 15, tzinfo=UTC))  # the pages are read at this moment
+    run_schedules(web_db, now=clock.now())
     page = client.get(f"/t/{tid}", headers={"accept-language": "ru"})
     assert "Турнир отменён: зарегистрировались 3 игрока, нужно не меньше 4" in page.text
     events = client.get("/schedules", headers={"accept-language": "ru"}).text

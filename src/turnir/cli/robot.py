@@ -258,7 +258,6 @@ def serve_command(
                                webhook_url=webhook, tokens=_memory_tokens())
         uvicorn.run(app, host=host, port=port, **_log_options(quiet))
         return
-    from turnir.robot.clock import SystemClock
     from turnir.robot.sink import WebhookResultSink
     from turnir.services.online import ROBOT_ACTOR, online_robot
     from turnir.services.robot_tokens import DatabaseTokens, list_robot_tokens
@@ -266,7 +265,7 @@ def serve_command(
     with database() as db:
         pool = _pool(stockfish, processes, nodes)
         hook = WebhookResultSink(webhook) if webhook else None
-        clock = SystemClock()
+        clock = db.clock
         try:
             robot, results = online_robot(
                 db, clock=clock, evaluator=pool, actor=actor or ROBOT_ACTOR,
@@ -482,7 +481,6 @@ def work_command(
     import signal
     import threading
 
-    from turnir.robot.clock import SystemClock
     from turnir.robot.engine import Evaluator
     from turnir.services.online import ROBOT_ACTOR
     from turnir.services.robot_work import RobotWorker, check_worker_name
@@ -494,7 +492,7 @@ def work_command(
     stop = threading.Event()
     try:
         with database() as db:
-            me = RobotWorker(db, owner=name, clock=SystemClock(), evaluator=evaluator,
+            me = RobotWorker(db, owner=name, clock=db.clock, evaluator=evaluator,
                              lease_ms=lease_ms, batch=batch,
                              actor=actor or ROBOT_ACTOR)
             console.print(f"worker {name} on {db.describe()}: lease {lease_seconds:g} s, "

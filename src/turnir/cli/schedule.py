@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,13 +21,17 @@ from turnir.cli.options import ActorOption, command_group
 from turnir.cli.session import database
 from turnir.errors import UserError
 
+if TYPE_CHECKING:
+    from turnir.services.common import Database
+
 schedule_app = command_group()
 NameArg = Annotated[str, typer.Argument(help="The schedule's name (or number).")]
 
 
-def _moment(text: str | None) -> datetime:
+def _moment(text: str | None, db: Database) -> datetime:
+    """The ``--now`` moment, else now by the database's clock."""
     if text is None:
-        return datetime.now(UTC)
+        return db.clock.now()
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
@@ -130,8 +134,8 @@ def run(
     """One pass: open registration, start or cancel, pair the next round, finish."""
     from turnir.services.schedules import run_schedules
 
-    moment = _moment(now)
     with database() as db:
+        moment = _moment(now, db)
         done = run_schedules(db, now=moment, actor=actor)
     if not done.steps:
         console.print(f"{moment.isoformat()}: nothing due")

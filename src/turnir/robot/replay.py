@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from turnir.robot.clock import ManualClock
+from turnir.clock import ManualClock
 from turnir.robot.decision import Decision
 from turnir.robot.engine import EvaluationRequest, Evaluator, ScriptedEvaluator
 from turnir.robot.game import GameSnapshot

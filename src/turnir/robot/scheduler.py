@@ -13,8 +13,9 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from turnir.clock import ManualClock
 from turnir.errors import UserError
-from turnir.robot.clock import Clock, ManualClock
+from turnir.robot.clock import Clock
 from turnir.robot.game import GameEvent
 from turnir.robot.robot import CheckRun, Robot
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import chess
 
+from turnir.clock import ManualClock
 from turnir.domain.robot_rules import (
     CheckStage,
     RobotSettings,
@@ -26,7 +27,6 @@ from turnir.domain.robot_rules import (
     check_schedule,
 )
 from turnir.errors import InvariantError, UserError
-from turnir.robot.clock import ManualClock
 from turnir.robot.decision import Decision
 from turnir.robot.engine import EvaluationRequest, Evaluator, ScriptedEvaluator
 from turnir.robot.game import FlagFell, GameEvent, GameSetup, MovePlayed, Resigned

@@ -32,7 +32,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from turnir.domain.accounts import AccountRole as AccountRole
 from turnir.domain.text import LOGIN_LEN, NAME_LEN, BadTextError, clean_login, clean_name
 from turnir.errors import ConflictError, NotFoundError, UserError
-from turnir.services.common import Database, changing, reading, utc_now
+from turnir.services.common import Database, changing, reading
 from turnir.storage import accounts_repo as repo
 from turnir.storage.accounts_repo import StoredAccount
 from turnir.storage.repositories import Change
@@ -264,7 +264,7 @@ def _token_key(token: str) -> str:
 def open_session(db: Database, account: AccountInfo, *, lifetime: timedelta) -> str:
     """A new session token for ``account`` (the client keeps it; we keep its hash)."""
     token = secrets.token_urlsafe(32)
-    now = utc_now()
+    now = db.clock.now()
     with changing(db, None, account.name) as change:
         repo.insert_session(change.conn, _token_key(token), account.id, now, now + lifetime)
     return token
@@ -279,7 +279,7 @@ def session_account(db: Database, token: str) -> AccountInfo | None:
     if found is None or not found[0].active:
         return None
     row, expires = found
-    return _info(row) if expires > utc_now() else None
+    return _info(row) if expires > db.clock.now() else None
 
 
 def close_session(db: Database, token: str) -> None:

@@ -38,7 +38,7 @@ from turnir.formats.backup_file import (
     read_header,
     write_backup,
 )
-from turnir.services.common import Database, Tx, changing, reading, utc_now
+from turnir.services.common import Database, Tx, changing, reading
 from turnir.storage import backup_native, backup_repo
 from turnir.storage.accounts_repo import account_by_id
 from turnir.storage.migrate import current_revision, head_revision, upgrade
@@ -78,7 +78,7 @@ def _header(db: Database, tx: Tx) -> Header:
     specs = backup_repo.table_specs()
     counts = backup_repo.row_counts(tx, specs)
     return Header(revision=current_revision(tx) or "", dialect=db.dialect,
-                  created_at=utc_now(), tables=tuple(zip(specs, counts, strict=True)))
+                  created_at=db.clock.now(), tables=tuple(zip(specs, counts, strict=True)))
 
 
 def portable_chunks(db: Database) -> Iterator[bytes]:

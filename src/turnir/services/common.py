@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from turnir.domain.model import RulesLevel as RulesLevel
@@ -18,12 +18,14 @@ from turnir.errors import ConflictError, UserError
 from turnir.storage import tournaments_repo
 from turnir.storage.database import Database as Database
 from turnir.storage.database import Tx as Tx
+from turnir.storage.database import clock_of
 from turnir.storage.mappers import settings_from_row, tournament_row
 from turnir.storage.repositories import Change
 
 
-def utc_now() -> datetime:
-    return datetime.now(UTC)
+def now_in(tx: Tx) -> datetime:
+    """"Now" by the clock of the database ``tx`` belongs to (``Database.clock``; aware, UTC)."""
+    return clock_of(tx).now()
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +83,7 @@ def changing(db: Database, tournament_id: int | None, actor: str, *,
     result path, which reads the tournament's row in the statement after the lock)."""
     who = check_actor(actor)
     with db.write(lock=tournament_id if lock else None) as conn:
-        yield Change(conn=conn, actor=who, at=utc_now(), locked=tournament_id)
+        yield Change(conn=conn, actor=who, at=db.clock.now(), locked=tournament_id)
 
 
 @contextmanager

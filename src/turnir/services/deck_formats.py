@@ -30,10 +30,10 @@ from turnir.services.common import (
     Database,
     Tx,
     changing,
+    now_in,
     reading,
     refuse_when_finished,
     touch_tournament,
-    utc_now,
 )
 from turnir.services.judges import check_staff
 from turnir.storage import formats_repo as repo
@@ -101,9 +101,9 @@ def moscow_day(moment: datetime) -> date:
     return aware.astimezone(RULES_ZONE).date()
 
 
-def today() -> date:
-    """Today in Moscow, from the services' clock."""
-    return moscow_day(utc_now())
+def today(tx: Tx) -> date:
+    """Today in Moscow, by the clock of the database of ``tx``."""
+    return moscow_day(now_in(tx))
 
 
 def as_utc(moment: datetime) -> datetime:
@@ -164,12 +164,13 @@ def format_choices(db: Database) -> list[FormatInfo]:
                 for f in repo.all_formats(tx)]
 
 
-def _rules_day(paired: datetime | None, starts_at: datetime | None) -> tuple[date, str]:
+def _rules_day(tx: Tx, paired: datetime | None, starts_at: datetime | None
+               ) -> tuple[date, str]:
     if paired is not None:
         return moscow_day(paired), "round_1"
     if starts_at is not None:
         return moscow_day(starts_at), "starts_at"
-    return today(), "today"
+    return today(tx), "today"
 
 
 def _info(tx: Tx, settings: StoredTournamentDecks) -> TournamentFormatInfo | None:
@@ -177,7 +178,7 @@ def _info(tx: Tx, settings: StoredTournamentDecks) -> TournamentFormatInfo | Non
         return None
     paired = repo.first_round_paired_at(tx, settings.tournament_id)
     starts = None if settings.starts_at is None else settings.starts_at.replace(tzinfo=UTC)
-    day, source = _rules_day(paired, starts)
+    day, source = _rules_day(tx, paired, starts)
     return TournamentFormatInfo(
         tournament_id=settings.tournament_id, format_id=settings.format_id,
         format=format_in(tx, settings.format_id), starts_at=starts, online=settings.online,
@@ -345,7 +346,7 @@ def format_view_in(tx: Tx, format_id: int) -> FormatView:
     stored = stored_format(tx, format_id)
     bans = repo.ban_lists_of(tx, [format_id])
     fmt = domain_format(stored, bans, repo.starter_decks_of(tx, [format_id]))
-    day = today()
+    day = today(tx)
     return FormatView(id=stored.id, name=stored.name, version=stored.version, format=fmt,
                       ban_lists=_ban_views(fmt, day, bans), today=day,
                       tournaments=tuple(repo.tournaments_with_format(tx, format_id)),
@@ -371,7 +372,7 @@ def format_list(db: Database) -> list[FormatSummary]:
         stored = repo.all_formats(tx)
         ids = [f.id for f in stored]
         bans, starters = repo.ban_lists_of(tx, ids), repo.starter_decks_of(tx, ids)
-    day = today()
+        day = today(tx)
     found = []
     for one in stored:
         fmt = domain_format(one, bans, starters)

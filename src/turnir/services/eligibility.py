@@ -42,7 +42,7 @@ def check_registration(tx: Tx, tournament_id: int, numbers: Sequence[int], *,
         register = players_repo.suspensions_of(tx, sorted({person for _, _, person in new}))
         for _, name, person in new:
             try:
-                check_may_register(register, str(person), on=day(on or today()), official=True)
+                check_may_register(register, str(person), on=day(on or today(tx)), official=True)
             except UserError as error:
                 raise UserError("{name}: {reason}", code=error.code, name=name,
                                 reason=error) from None

@@ -13,7 +13,7 @@ import hashlib
 from datetime import timedelta
 
 from turnir.errors import ConflictError
-from turnir.services.common import Database, changing, reading, utc_now
+from turnir.services.common import Database, changing, reading
 from turnir.storage import form_tokens_repo
 from turnir.storage.form_tokens_repo import TokenRow as TokenRow
 
@@ -48,7 +48,7 @@ def token_claim(db: Database, key: str) -> TokenRow | None:
     """The claim kept for ``key`` (``None``: none, or expired)."""
     with reading(db) as tx:
         found = form_tokens_repo.read(tx, key)
-    if found is None or found.keep_until <= utc_now():
+    if found is None or found.keep_until <= db.clock.now():
         return None
     return found
 

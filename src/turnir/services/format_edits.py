@@ -30,7 +30,12 @@ from turnir.domain.text import clean_name
 from turnir.errors import ConflictError, ForbiddenError, Term, UserError
 from turnir.services.cards import card_catalogue
 from turnir.services.common import Database, Tx, changing, reading
-from turnir.services.deck_formats import FormatInfo, domain_format, stored_format, today
+from turnir.services.deck_formats import (
+    FormatInfo,
+    domain_format,
+    moscow_day,
+    stored_format,
+)
 from turnir.storage import formats_repo as repo
 from turnir.storage.accounts_repo import account_by_id
 from turnir.storage.formats_repo import StoredFormat
@@ -277,7 +282,7 @@ def set_ban_list(db: Database, format_id: int, *, actor: str, account_id: int | 
         check_site_organizer(change.conn, account_id)
         fmt = _locked_format(change, format_id, expected_version)
         current = [b for b in repo.ban_lists_of(change.conn, [format_id]) if b.effective == day]
-        if current and day <= today():
+        if current and day <= moscow_day(change.at):
             raise ConflictError("the ban list of {day} of {name!r} has taken effect and no "
                                 "longer changes; give a list for a later day",
                                 code="ban_list_in_force", day=day.isoformat(), name=fmt.name)
@@ -297,7 +302,7 @@ def delete_ban_list(db: Database, format_id: int, *, actor: str, account_id: int
     with changing(db, None, actor) as change:
         check_site_organizer(change.conn, account_id)
         fmt = _locked_format(change, format_id, expected_version)
-        if day <= today():
+        if day <= moscow_day(change.at):
             raise ConflictError("the ban list of {day} of {name!r} has taken effect and no "
                                 "longer changes; give a list for a later day",
                                 code="ban_list_in_force", day=day.isoformat(), name=fmt.name)
@@ -309,12 +314,12 @@ def delete_ban_list(db: Database, format_id: int, *, actor: str, account_id: int
                    {"effective": day.isoformat(), "cards": list(old.cards)}, None)
 
 
-def _starter_deck(name: str, text: str, fmt: DeckFormat, catalogue: CardCatalogue
-                  ) -> DeckList:
+def _starter_deck(name: str, text: str, fmt: DeckFormat, catalogue: CardCatalogue,
+                  day: date) -> DeckList:
     """The deck of ``text`` with the catalogue's names, or every problem refused."""
     deck, syntax = parse_deck(text)
     legal = replace(fmt, starter=False, ban_lists=(), starter_decks=())
-    check = check_deck(deck, catalogue, legal, on=today(), syntax=syntax)
+    check = check_deck(deck, catalogue, legal, on=day, syntax=syntax)
     if not check.ok:
         raise DeckProblemsError(name, check.problems)
     lines = []
@@ -333,7 +338,7 @@ def set_starter_deck(db: Database, format_id: int, *, actor: str, account_id: in
         stored = stored_format(tx, format_id)
         fmt = domain_format(stored, [], repo.starter_decks_of(tx, [format_id]))
     shown = clean_name(name, field=Term("the starter deck's name"), max_len=NAME_MAX)
-    deck = _starter_deck(shown, text, fmt, card_catalogue(db))
+    deck = _starter_deck(shown, text, fmt, card_catalogue(db), moscow_day(db.clock.now()))
     with changing(db, None, actor) as change:
         conn = change.conn
         check_site_organizer(conn, account_id)

@@ -20,7 +20,7 @@ from turnir.domain.model import StaffRole as Role
 from turnir.domain.penalties import Judge, JudgeRole
 from turnir.domain.text import NAME_LEN, clean_name, name_key
 from turnir.errors import Term, UserError
-from turnir.services.common import Tx, utc_now
+from turnir.services.common import Tx, now_in
 from turnir.services.judges import NotStaffError
 from turnir.storage.penalties_repo import judges_named, staff_with_role
 from turnir.storage.staff_rows import account_rows
@@ -52,9 +52,10 @@ def level_of(row: Mapping[Any, Any]) -> RulesLevel:
     return RulesLevel(row["rules_level"])
 
 
-def today() -> date:
-    """The day penalties, suspensions and registrations are dated with (UTC)."""
-    return utc_now().date()
+def today(tx: Tx) -> date:
+    """The day penalties, suspensions and registrations are dated with (UTC), by the clock of
+    the database of ``tx``."""
+    return now_in(tx).date()
 
 
 _PREFERENCE = (Role.HEAD_JUDGE, Role.FLOOR_JUDGE, Role.ORGANIZER)

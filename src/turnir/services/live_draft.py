@@ -31,7 +31,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 from turnir.domain.cards import CardCatalogue
 from turnir.domain.draft.boosters import (
@@ -384,7 +384,7 @@ def _advance_one(db: Database, tournament_id: int, table: int, at: datetime) -> 
 def advance_drafts(db: Database, *, now: datetime | None = None) -> int:
     """Advance every live table whose deadline has passed; returns how many were advanced.
     Safe to run from several workers at once: each table is locked and checked again."""
-    at = now or datetime.now(UTC)
+    at = now or db.clock.now()
     with reading(db) as tx:
         due = live_draft_repo.due(tx, at)
     return sum(_advance_one(db, tournament_id, table, at) for tournament_id, table in due)
@@ -451,7 +451,7 @@ def player_draft(db: Database, tournament_id: int, *, account_id: int | None,
     """The account's seat in the live draft (``None``: the account has no seat; refused for
     an account that is neither a player nor on the staff of the tournament). A table whose
     deadline has passed is advanced first."""
-    at = now or datetime.now(UTC)
+    at = now or db.clock.now()
     with reading(db) as tx:
         numbers = _own_numbers(tx, tournament_id, account_id)
         _refuse_outsider(tx, tournament_id, account_id, numbers, staff=True)
@@ -502,7 +502,7 @@ def _staff_read(tx: Tx, tournament_id: int, account_id: int | None) -> None:
 def table_draft(db: Database, tournament_id: int, table: int, *, account_id: int | None,
                 now: datetime | None = None) -> TableDraftView:
     """One table's draft for the tournament's staff."""
-    at = now or datetime.now(UTC)
+    at = now or db.clock.now()
     with reading(db) as tx:
         _staff_read(tx, tournament_id, account_id)
     _fresh(db, tournament_id, table, at)
@@ -518,7 +518,7 @@ def table_draft(db: Database, tournament_id: int, table: int, *, account_id: int
 def draft_overview(db: Database, tournament_id: int, *, account_id: int | None,
                    now: datetime | None = None) -> list[TableDraftView]:
     """Every table's draft for the tournament's staff (empty before the start)."""
-    at = now or datetime.now(UTC)
+    at = now or db.clock.now()
     with reading(db) as tx:
         _staff_read(tx, tournament_id, account_id)
         tables = sorted(live_draft_repo.seatings(tx, tournament_id))

@@ -42,7 +42,7 @@ from argon2 import PasswordHasher
 from turnir.domain.text import BadTextError, clean_login
 from turnir.errors import UserError
 from turnir.services.accounts import AccountInfo, authenticate
-from turnir.services.common import Database, changing, reading, utc_now
+from turnir.services.common import Database, changing, reading
 from turnir.storage.login_failures import (
     Attempt,
     forget_pair,
@@ -117,7 +117,7 @@ def attempt_of(login: str, address: str) -> Attempt:
 def locked_until(db: Database, attempt: Attempt, limits: LoginLimits, *,
                  now: datetime | None = None) -> datetime | None:
     """When the attempt may be made again, or ``None`` when it may be made now."""
-    now = now or utc_now()
+    now = now or db.clock.now()
     with reading(db) as tx:
         return reached_until(tx, attempt, now - limits.window, limits.window,
                              (limits.per_pair, limits.per_login, limits.per_address))
@@ -127,7 +127,7 @@ def log_in(db: Database, login: str, password: str, address: str, *, limits: Log
            hasher: PasswordHasher | None = None, now: datetime | None = None) -> AccountInfo:
     """The account when the password is right and no limit is reached; ``TooManyAttempts``
     when one is, the one "wrong login or password" ``UserError`` otherwise (then counted)."""
-    now = now or utc_now()
+    now = now or db.clock.now()
     attempt = attempt_of(login, address)
     until = locked_until(db, attempt, limits, now=now)
     if until is not None:

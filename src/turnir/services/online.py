@@ -67,7 +67,6 @@ from turnir.services.common import (
     reading,
     refuse_when_finished,
     touch_tournament,
-    utc_now,
 )
 from turnir.services.judges import ORGANIZER_ONLY, check_staff
 from turnir.services.results import GameReport, record_result_in
@@ -168,7 +167,7 @@ def register_online_game(db: Database, setup: GameSetup, link: TournamentLink | 
             return kept_link
         schedule = check_schedule(setup.time_control, setup.round_start_ms,
                                   settings or RobotSettings())
-        values: dict[str, Any] = {**setup_columns(setup), "registered_at": utc_now(),
+        values: dict[str, Any] = {**setup_columns(setup), "registered_at": change.at,
                                   "next_check_ms": schedule.first_ms}
         resolved = None
         if link is not None:
@@ -292,7 +291,10 @@ def record_game_end(db: Database, report: GameEndReport, *,
             end_reason=report.end_reason.value,
             end_rule=None if report.rule is None else report.rule.value, end_id=report.end_id,
             end_state=NO_TOURNAMENT if tournament_id is None else WAITING,
-            ended_at=utc_now(), handled_by=who, next_check_ms=None)
+            ended_at=change.at, handled_by=who, next_check_ms=None,
+            # Nothing is left to check, so no worker holds it: a worker killed before it
+            # released its leases leaves no lease no worker would ever claim again.
+            lease_owner=None, lease_until_ms=None)
         if tournament_id is not None:
             _apply_match(conn, _game_row(conn, report.game_id), who)
         return _result_from_row(_game_row(conn, report.game_id))

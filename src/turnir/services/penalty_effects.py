@@ -36,7 +36,6 @@ from turnir.domain.results import MatchEnding, MatchOutcome, MatchResult
 from turnir.errors import ConflictError, UserError
 from turnir.services.common import Tx
 from turnir.services.eligibility import day
-from turnir.services.judging import today
 from turnir.services.penalty_losses import PenaltyLosses, apply_penalty_losses
 from turnir.services.results import GameReport, RecordedResult, record_result_in
 from turnir.storage.mappers import (
@@ -167,7 +166,7 @@ def register_suspension(change: Change, tournament_id: int, record: PenaltyRecor
     if person is None:
         raise UserError("{name} has no person record to suspend", code="no_person",
                         name=entry["name"])
-    start = today()
+    start = change.at.date()
     row = tournament_row(conn, tournament_id)
     suspension = suspension_entry(record, person=str(person), start=day(start),
                                   until=None if until is None else day(until),

@@ -34,8 +34,8 @@ from turnir.services.common import (
     Tx,
     changing,
     check_actor,
+    now_in,
     refuse_when_finished,
-    utc_now,
 )
 from turnir.services.judges import ANY_STAFF, check_staff
 from turnir.services.penalty_losses import apply_penalty_losses, settle_penalty_losses
@@ -159,7 +159,7 @@ def record_result_in(
     if games_played is not None:
         _check_games(result, games_played)
     return _record_keyed(conn, _Recording(
-        tournament_id, round_number, table, result, check_actor(actor), utc_now(), correction,
+        tournament_id, round_number, table, result, check_actor(actor), now_in(conn), correction,
         expected_version, games_played), idempotency_key, locked=locked)
 
 
@@ -190,7 +190,7 @@ def _record_keyed(tx: Tx, change: _Recording, idempotency_key: str | None, *,
         return RecordedResult.from_json(answered)
     recorded = _record_at(tx, slot, change)
     store_answer(tx, change.tournament_id, idempotency_key, "result", request,
-                 recorded.as_json(), utc_now())
+                 recorded.as_json(), change.at)
     return recorded
 
 

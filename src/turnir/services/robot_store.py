@@ -11,7 +11,8 @@ One process takes a game's events (the journal numbers them itself, and two feed
 game would interleave them); the checks may run in other processes (``turnir robot work``,
 ``turnir.services.robot_work``). So that workers find the due games, the store keeps each
 game's next check moment (``robot_games.next_check_ms``) on registration and whenever it
-records a stage passed; ``record_game_end`` clears it when the game ends.
+records a stage passed; ``record_game_end`` clears it, and the game's lease, when the game
+ends.
 """
 
 from __future__ import annotations

@@ -15,7 +15,9 @@ worker, in a loop (``RobotWorker.work_once``):
 3. runs **the due stage's check** of those games with the evaluator (``Robot.run_due_checks``),
    stores each decision (its id ``<game>/<stage>`` is unique: a second, different decision is
    refused, ``decision_exists``), and hands the games' ends to the tournament through
-   ``ServicesResultSink`` (``record_game_end``, idempotent);
+   ``ServicesResultSink`` (``record_game_end``, idempotent). Recording a game's end also
+   clears its next check and its lease in the same transaction: a worker killed after that
+   and before step 4 leaves no lease behind on a game no worker would claim again;
 4. **releases** the leases, recording each game's last stage and next check moment. A game
    whose evaluation failed keeps its lease for ``retry_ms`` and is checked again then.
 
@@ -115,9 +117,14 @@ def claim_due_games(db: Database, *, owner: str, now_ms: int, lease_ms: int,
 
 
 def renew_leases(db: Database, *, owner: str, game_ids: Sequence[str], until_ms: int) -> int:
-    """Extend the worker's leases on these games (those it still holds); how many."""
+    """Extend the worker's leases on these games (those it still holds); how many of them
+    another worker took over. A game whose end was recorded meanwhile holds no lease any more
+    (``record_game_end``) and is not counted."""
     with changing(db, None, ROBOT_ACTOR) as change:
-        return robot_repo.renew_leases(change.conn, owner, game_ids, until_ms)
+        kept = robot_repo.renew_leases(change.conn, owner, game_ids, until_ms)
+        if kept == len(set(game_ids)):
+            return 0
+        return robot_repo.leases_held_by_others(change.conn, owner, game_ids)
 
 
 def next_due_ms(db: Database, now_ms: int) -> int | None:
@@ -170,12 +177,11 @@ class _Renewer:
         worker = self._worker
         while not self._stop.wait(worker.lease_ms / 3000):
             try:
-                kept = renew_leases(worker.db, owner=worker.owner, game_ids=self._ids,
+                lost = renew_leases(worker.db, owner=worker.owner, game_ids=self._ids,
                                     until_ms=worker.clock.now_ms() + worker.lease_ms)
-                if kept < len(self._ids):  # late renewals: another worker took some over
+                if lost:  # late renewals: another worker took some over
                     log.warning("worker %s: %d of %d leases were taken over; their decisions "
-                                "stay unique", worker.owner, len(self._ids) - kept,
-                                len(self._ids))
+                                "stay unique", worker.owner, lost, len(self._ids))
             except Exception:  # the next renewal tries again; an expired lease is taken over
                 log.exception("renewing %d leases failed", len(self._ids))
 

@@ -56,7 +56,7 @@ from turnir.domain.schedule import (
 from turnir.domain.tournament import Phase
 from turnir.errors import ConflictError, ForbiddenError, NotFoundError, Term, UserError
 from turnir.i18n import error_text
-from turnir.services.common import Database, Tx, changing, reading, utc_now
+from turnir.services.common import Database, Tx, changing, reading
 from turnir.services.deck_formats import set_tournament_format
 from turnir.services.rounds import start_round
 from turnir.services.tournaments import create_tournament, finish_tournament, get_tournament
@@ -286,7 +286,7 @@ def update_schedule(
 
 def list_schedules(db: Database, *, now: datetime | None = None) -> list[ScheduleInfo]:
     """Every schedule with its next starts after ``now`` (the services' clock by default)."""
-    moment = now or utc_now()
+    moment = now or db.clock.now()
     with reading(db) as tx:
         return [_info(tx, s, moment) for s in schedules_repo.all_schedules(tx)]
 
@@ -298,7 +298,7 @@ def find_schedule(db: Database, ref: int | str) -> ScheduleInfo:
                  else schedules_repo.schedule_named(tx, " ".join(ref.split())))
         if found is None:
             raise NotFoundError("no schedule {name!r}", code="unknown_schedule", name=str(ref))
-        return _info(tx, found, utc_now())
+        return _info(tx, found, db.clock.now())
 
 
 def _event_info(event: StoredEvent, schedule: StoredSchedule) -> EventInfo:
@@ -320,7 +320,7 @@ def upcoming_events(db: Database, *, now: datetime | None = None,
                     limit: int = 20) -> list[EventInfo]:
     """Events created from the last six hours on, by start, with the starts still to be
     created (state "planned", no tournament) of the active schedules."""
-    moment = now or utc_now()
+    moment = now or db.clock.now()
     with reading(db) as tx:
         known = {s.id: s for s in schedules_repo.all_schedules(tx)}
         found = [_event_info(e, known[e.schedule_id]) for e in schedules_repo.events_of(

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,15 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.pool import ConnectionPoolEntry
 
-from turnir.errors import ConflictError, DatabaseUnavailable, DiskFull, NotFoundError, UserError
+from turnir.clock import Clock, SystemClock
+from turnir.errors import (
+    ConflictError,
+    DatabaseUnavailable,
+    DiskFull,
+    InvariantError,
+    NotFoundError,
+    UserError,
+)
 from turnir.storage.direct import DirectStatement
 
 Tx = Connection
@@ -164,18 +172,21 @@ def make_engine(url: str) -> Engine:
 
 @dataclass(eq=False)
 class Database:
-    """One database: its engine and the two kinds of transaction services use."""
+    """One database: its engine, the two kinds of transaction services use, and the clock
+    every use case on it reads "now" from (``turnir.clock``: tests pass a ``ManualClock``)."""
 
     engine: Engine
+    clock: Clock = field(default_factory=SystemClock)
 
     @classmethod
-    def open(cls, url: str | None = None, *, migrate: bool = True) -> Database:
+    def open(cls, url: str | None = None, *, migrate: bool = True,
+             clock: Clock | None = None) -> Database:
         """Open ``url`` (default: ``database_url()``); create and migrate a new database.
 
         An existing database at an older schema is refused with a hint to run
         ``turnir db upgrade``; ``migrate=False`` skips the check (``db upgrade`` itself).
         """
-        db = cls(make_engine(url or database_url()))
+        db = cls(make_engine(url or database_url()), clock or SystemClock())
         if migrate:
             from turnir.storage.migrate import ensure_schema
 
@@ -201,6 +212,7 @@ class Database:
     def read(self) -> Iterator[Connection]:
         """A read-only transaction: one consistent snapshot, rolled back at the end."""
         with _translate_errors(self), self.engine.connect() as conn:
+            conn = conn.execution_options(turnir_clock=self.clock)
             if self.is_sqlite:
                 conn = conn.execution_options(turnir_read_only=True)
             else:
@@ -217,9 +229,20 @@ class Database:
         such tournament), so writes to one tournament never interleave.
         """
         with _translate_errors(self), self.engine.connect() as conn, conn.begin():
+            conn.execution_options(turnir_clock=self.clock)
             if lock is not None:
                 lock_tournament(conn, lock)
             yield conn
+
+
+def clock_of(tx: Connection) -> Clock:
+    """The clock of the database ``tx`` is a transaction of (``Database.clock``): a use case
+    that holds only its transaction reads "now" from it."""
+    found = tx.get_execution_options().get("turnir_clock")
+    if found is None:
+        raise InvariantError("a transaction that Database.read() or write() did not open")
+    clock: Clock = found
+    return clock
 
 
 _LOCKS: dict[bool, DirectStatement] = {}

@@ -180,6 +180,14 @@ def renew_leases(conn: Connection, owner: str, game_ids: Sequence[str], until_ms
     return int(done.rowcount or 0)
 
 
+def leases_held_by_others(conn: Connection, owner: str, game_ids: Sequence[str]) -> int:
+    """How many of the games another worker than ``owner`` holds a lease on (a game whose
+    end was recorded holds none)."""
+    return int(conn.execute(select(func.count()).select_from(robot_games).where(
+        robot_games.c.game_id.in_(list(game_ids)), robot_games.c.lease_owner.is_not(None),
+        robot_games.c.lease_owner != owner)).scalar_one())
+
+
 def release_leases(conn: Connection, owner: str,
                    rows: Sequence[Mapping[str, Any]]) -> None:
     """End ``owner``'s leases: each row ``gid``, ``stage`` (the last stage passed, or

@@ -48,7 +48,7 @@ def file_name(at: datetime) -> str:
 def download(db: DbDep, visitor: VisitorDep, actor: SiteOrganizerDep) -> StreamingResponse:
     account = visitor.account
     chunks = portable_download(db, account_id=None if account is None else account.id)
-    name = file_name(datetime.now(UTC))
+    name = file_name(db.clock.now())
     return StreamingResponse(chunks, media_type="application/gzip", headers={
         "Content-Disposition": f'attachment; filename="{name}"',
         "Cache-Control": "no-store"})

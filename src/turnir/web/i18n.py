@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import os
 import sys
+from contextlib import suppress
 from datetime import tzinfo
 from decimal import Decimal
 from pathlib import Path
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel import Locale
 from babel.dates import format_date, format_datetime, format_time
@@ -76,10 +78,19 @@ def negotiate(cookie: str | None, accept_language: str | None, default: str) -> 
 
 
 def zone(name: str | None) -> tzinfo:
+    """The zone pages show times in: ``name`` (``TURNIR_TIMEZONE``), else the machine's own
+    (``TZ``, else ``/etc/localtime``, with its summer time), else UTC."""
     if name:
         return ZoneInfo(name)
-    local = dt.datetime.now().astimezone().tzinfo
-    return local if local is not None else ZoneInfo("UTC")
+    given = os.environ.get("TZ", "").lstrip(":").strip()
+    if given:
+        with suppress(ValueError, ZoneInfoNotFoundError):
+            return ZoneInfo(given)
+    try:
+        with open("/etc/localtime", "rb") as local:
+            return ZoneInfo.from_file(local, key="localtime")
+    except (OSError, ValueError):
+        return ZoneInfo("UTC")
 
 
 class Formats:

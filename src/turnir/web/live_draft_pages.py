@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any
 
 from babel.dates import format_time
@@ -61,6 +61,7 @@ from turnir.web.deps import (
     VisitorDep,
     entered,
     formats_for,
+    get_state,
     get_visitor,
     gettext_for,
     is_htmx,
@@ -103,11 +104,11 @@ def pool_groups(pool: Sequence[DraftCard]) -> tuple[PoolGroup, ...]:
     return tuple(PoolGroup(r, tuple(c for c in pool if c.rarity == r)) for r in rarities)
 
 
-def seconds_to(when: datetime | None) -> int:
-    """Whole seconds from now to ``when`` (0 when it has passed)."""
+def seconds_to(when: datetime | None, now: datetime) -> int:
+    """Whole seconds from ``now`` to ``when`` (0 when it has passed)."""
     if when is None:
         return 0
-    return max(0, round((when - datetime.now(UTC)).total_seconds()))
+    return max(0, round((when - now).total_seconds()))
 
 
 def _helpers(request: Request) -> dict[str, Any]:
@@ -119,7 +120,12 @@ def _helpers(request: Request) -> dict[str, Any]:
     def clock(when: datetime) -> str:
         return format_time(when, format="medium", tzinfo=formats.tz, locale=formats.locale)
 
-    return {"seconds_to": seconds_to, "clock": clock,
+    now = get_state(request).db.clock.now()
+
+    def left(when: datetime | None) -> int:
+        return seconds_to(when, now)
+
+    return {"seconds_to": left, "clock": clock,
             "reasons": {key: gettext(text) for key, text in REASONS.items()}}
 
 

@@ -41,6 +41,7 @@ from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
+from turnir.clock import SystemClock
 from turnir.errors import ConflictError, NotFoundError, UserError
 from turnir.robot.auth import (
     RobotCredential,
@@ -49,7 +50,7 @@ from turnir.robot.auth import (
     TokenVerifier,
     authenticate,
 )
-from turnir.robot.clock import SystemClock, ms_to_seconds
+from turnir.robot.clock import ms_to_seconds
 from turnir.robot.engine import EngineSettings, StockfishPool
 from turnir.robot.journal import ResultLedger
 from turnir.robot.robot import CheckRun, Robot

@@ -12,7 +12,7 @@ The players' age in game years (C-2) is set here too: the player on their own pr
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form, Path, Request
@@ -138,7 +138,7 @@ def zone_choices(gettext: Callable[[str], str], now: datetime) -> list[tuple[str
 def schedules_page(request: Request, state: StateDep, visitor: VisitorDep) -> HTMLResponse:
     organizer = visitor.account is not None and visitor.account.role is AccountRole.ORGANIZER
     gettext = gettext_for(request)
-    when, now = _When(visitor.locale, gettext), datetime.now(UTC)
+    when, now = _When(visitor.locale, gettext), state.db.clock.now()
     events = [{"event": e, "when": when(e.starts_at, e.time_zone),
                "note": None if e.message is None else error_text(e.message, visitor.locale)}
               for e in upcoming_events(state.db, limit=12)]

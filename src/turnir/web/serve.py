@@ -23,7 +23,6 @@ import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 
 from fastapi import FastAPI
 
@@ -42,7 +41,7 @@ def schedule_loop(db: Database, stop: threading.Event, *,
 
     while not stop.is_set():
         try:
-            for step in run_schedules(db, now=datetime.now(UTC)).steps:
+            for step in run_schedules(db, now=db.clock.now()).steps:
                 log.info("schedule: %s %s %s", step.action, step.schedule_name,
                          step.tournament_id)
         except Exception:  # a pass must never stop the server; the next one retries
