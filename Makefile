@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench system-deps clean
+.PHONY: run test test-dates lint typecheck unit bench system-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ unit: $(STAMP) system-deps
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 
 test: lint typecheck unit
+
+# The whole suite again at four other dates (faketime moves every process's clock): proof that
+# no test depends on the day it runs. Not part of `make test`; about four suites' time.
+test-dates: $(STAMP) system-deps
+	TEST_WORKERS=$(TEST_WORKERS) bash scripts/test-dates.sh
 
 bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
