@@ -149,7 +149,10 @@ def test_a_result_through_one_instance_reaches_the_stream_of_another(
         print("changed after", time.monotonic() - t0)
         t0 = time.monotonic()
         assert stamps[1] == change_stamp(db_a, tid) > before
-    assert stream.ended.wait(WAIT_S)  # the server's stop ended the open stream
+    # the server's stop closed the hub, which ended the open stream (the hub once watched the
+    # lifespan's task instead of the server's: the stop then waited for the stream's minute)
+    assert b.hub.closed
+    assert stream.ended.wait(WAIT_S)
     print("ended after", time.monotonic() - t0)
 
 

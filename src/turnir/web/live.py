@@ -262,10 +262,15 @@ class LiveHub:
 def _serving_server() -> Any:
     """The uvicorn ``Server`` whose ``serve()`` runs this loop's main task, if any: its
     ``should_exit`` says the server is stopping (uvicorn tells open responses nothing)."""
+    from uvicorn import Server
+
     for task in asyncio.all_tasks():
         frame = getattr(task.get_coro(), "cr_frame", None)
         owner = frame.f_locals.get("self") if frame is not None else None
-        if type(owner).__module__.startswith("uvicorn") and hasattr(owner, "should_exit"):
+        # the server itself: its lifespan task's owner (``LifespanOn``) has a ``should_exit``
+        # too, which only turns true after the open responses ended (a stream then held the
+        # stop for its whole minute, whenever the set of tasks gave that one first)
+        if isinstance(owner, Server):
             return owner
     return None
 
