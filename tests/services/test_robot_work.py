@@ -226,17 +226,18 @@ def test_a_worker_killed_between_recording_an_end_and_releasing_its_leases_leave
 
 def test_a_renewal_counts_as_taken_over_only_the_leases_another_worker_holds(
         db: Database) -> None:
-    api, _, clock = lagging_round(db, players=6)
+    api, _, clock = lagging_round(db, players=8)
     clock.set(FIRST)
     claimed = claim_due_games(db, owner="a", now_ms=FIRST, lease_ms=LEASE_MS, limit=10)
     ids = [c.game_id for c in claimed]
-    assert ids == ["r1-t1", "r1-t2", "r1-t3"]
+    assert ids == ["r1-t1", "r1-t2", "r1-t3", "r1-t4"]
     api.post("r1-t1", Resigned(FIRST + 100, False))     # its end frees its lease
     assert game_rows(db)["r1-t1"]["lease_owner"] is None
     taken = claim_due_games(db, owner="b", now_ms=FIRST + LEASE_MS, lease_ms=LEASE_MS, limit=1)
     assert [c.game_id for c in taken] == ["r1-t2"]
     assert renew_leases(db, owner="a", game_ids=ids, until_ms=FIRST + 2 * LEASE_MS) == 1
-    assert game_rows(db)["r1-t3"]["lease_until_ms"] == FIRST + 2 * LEASE_MS
+    assert [game_rows(db)[g]["lease_until_ms"] for g in ("r1-t3", "r1-t4")] == [
+        FIRST + 2 * LEASE_MS] * 2
 
 
 def test_the_api_process_without_checks_refuses_a_move_after_a_workers_award(
