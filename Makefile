@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-dates lint typecheck unit bench system-deps clean
+.PHONY: run test test-dates test-repeat lint typecheck unit bench system-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ test: lint typecheck unit
 # no test depends on the day it runs. Not part of `make test`; about four suites' time.
 test-dates: $(STAMP) system-deps
 	TEST_WORKERS=$(TEST_WORKERS) bash scripts/test-dates.sh
+
+# The fault, browser and concurrency tests 5 times in a row beside a CPU-heavy process: proof
+# that they wait for conditions, not for times. Not part of `make test`.
+test-repeat: $(STAMP) system-deps
+	TEST_WORKERS=$(TEST_WORKERS) bash scripts/test-repeat.sh
 
 bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done

@@ -22,3 +22,21 @@ for _name in ("COLUMNS", "LINES"):
 
 def pytest_configure(config: pytest.Config) -> None:
     share_pg_server(config)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests most exposed to timing, which ``scripts/test-repeat.sh`` runs again and
+    again: ``browser`` (it takes the ``browser`` fixture: Chromium), ``faults`` (tests/faults:
+    killed processes, a restarted server, a full disk) and ``concurrency`` (writers racing,
+    processes killed at random points)."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+        parts = item.path.parts
+        if "faults" in parts:
+            item.add_marker(pytest.mark.faults)
+        if item.path.name in CONCURRENCY_FILES:
+            item.add_marker(pytest.mark.concurrency)
+
+
+CONCURRENCY_FILES = frozenset({"test_concurrency.py", "test_crash.py"})
