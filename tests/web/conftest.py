@@ -109,6 +109,12 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                  "--disable-sync", "--no-first-run"]
 
 
+EXPECT_TIMEOUT_MS = 30_000
+"""How long a browser test's ``expect`` waits for its condition (Playwright's own default, 5 s,
+is short on a busy 2-core machine: a sign-in then took longer and the test failed). Only an
+upper bound: every ``expect`` returns as soon as its condition holds."""
+
+
 @dataclass
 class LiveServer:
     url: str
@@ -153,9 +159,10 @@ def live_server(web_db: Database) -> Iterator[LiveServer]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """Debian's Chromium driven by Playwright (never a downloaded browser)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     assert Path(CHROMIUM).exists(), "install Debian's chromium: make system-deps"
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     with sync_playwright() as p:
         launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
