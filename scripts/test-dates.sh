@@ -19,6 +19,22 @@ DATES=(
 )
 if [ $# -gt 0 ]; then DATES=("$1"); shift; fi
 command -v faketime >/dev/null || bash scripts/system-deps.sh
+
+# libfaketime must let Python wait: Debian 12's 0.9.10 does not. With the monotonic clock moved,
+# a lock or condition wait with a timeout never returns (SQLAlchemy's pool timeout, every
+# threading wait: the first run hung there); with it left alone (FAKETIME_DONT_FAKE_MONOTONIC),
+# time.sleep fails with EINVAL (absolute clock_nanosleep). Refuse with the reason rather than
+# hang for hours or fail hundreds of tests for the tool's sake.
+probe='import threading, time
+time.sleep(0.01)
+lock = threading.Lock(); lock.acquire(); lock.acquire(timeout=0.05)
+print("waits work")'
+if ! TZ=UTC timeout 20 faketime "${DATES[0]}" .venv/bin/python -c "$probe" >/dev/null 2>&1; then
+  echo "make test-dates: this faketime ($(dpkg-query -W -f='${Version}' libfaketime 2>/dev/null \
+|| echo unknown)) breaks Python's timed waits (time.sleep fails, or a lock wait with a timeout \
+never returns), so the suite cannot run under it here; see docs/architecture.md, One clock" >&2
+  exit 2
+fi
 PYTEST=(.venv/bin/pytest -n "${TEST_WORKERS:-2}" --dist loadfile -p no:cacheprovider "$@")
 failed=()
 for moment in "${DATES[@]}"; do
