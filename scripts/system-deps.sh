@@ -8,7 +8,6 @@ ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || need+=(postgresql)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 command -v wrk >/dev/null || need+=(wrk)
 [ -x /usr/sbin/nginx ] || need+=(nginx)  # tests/deploy: the nginx sample run for real
-command -v faketime >/dev/null || need+=(faketime)  # make test-dates: the suite at other dates
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing system packages: ${need[*]} (run as root or: sudo apt-get install ${need[*]})" >&2

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# The whole suite with the machine's clock moved (`make test-dates`): no test may depend on the
-# day it runs. Debian's faketime (libfaketime, LD_PRELOAD) moves the time of day of every
-# process of the run (pytest, its workers, the servers, PostgreSQL, Chromium) to each date
-# below and lets it tick from there. The monotonic clock is moved by the same offset (it still
-# measures durations right): left alone, libfaketime 0.9.10 makes Python's time.sleep fail with
-# EINVAL (its absolute-time clock_nanosleep). Each date is one whole run; the script fails when
-# any run fails.
+# The whole suite with the time of day moved (`make test-dates`): no test may depend on the day
+# it runs. Every Python process of the run (pytest, its workers, the servers and commands the
+# tests start) moves its clock by the same offset with `time-machine`
+# (tests/travel/sitecustomize.py): the run starts at each date below and ticks from there; the
+# monotonic clock, which waits and timeouts use, is left alone. Each date is one whole run; the
+# script fails when any run fails.
 #
-#   scripts/test-dates.sh                   the four dates below
-#   scripts/test-dates.sh "2030-01-01 00:00:00" [pytest arguments…]   one date of your own
+# (Debian's faketime was tried first: its libfaketime 0.9.10 breaks Python's timed waits: with
+# the monotonic clock moved a lock wait with a timeout never returns, without it time.sleep
+# fails with EINVAL.)
+#
+#   scripts/test-dates.sh                                        the four dates below
+#   scripts/test-dates.sh "2030-01-01 00:00:00" [pytest arguments…]   one date (UTC) of your own
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATES=(
@@ -18,29 +21,14 @@ DATES=(
   "2027-07-15 09:00:00"  # summer: the European zones on summer time
 )
 if [ $# -gt 0 ]; then DATES=("$1"); shift; fi
-command -v faketime >/dev/null || bash scripts/system-deps.sh
-
-# libfaketime must let Python wait: Debian 12's 0.9.10 does not. With the monotonic clock moved,
-# a lock or condition wait with a timeout never returns (SQLAlchemy's pool timeout, every
-# threading wait: the first run hung there); with it left alone (FAKETIME_DONT_FAKE_MONOTONIC),
-# time.sleep fails with EINVAL (absolute clock_nanosleep). Refuse with the reason rather than
-# hang for hours or fail hundreds of tests for the tool's sake.
-probe='import threading, time
-time.sleep(0.01)
-lock = threading.Lock(); lock.acquire(); lock.acquire(timeout=0.05)
-print("waits work")'
-if ! TZ=UTC timeout 20 faketime "${DATES[0]}" .venv/bin/python -c "$probe" >/dev/null 2>&1; then
-  echo "make test-dates: this faketime ($(dpkg-query -W -f='${Version}' libfaketime 2>/dev/null \
-|| echo unknown)) breaks Python's timed waits (time.sleep fails, or a lock wait with a timeout \
-never returns), so the suite cannot run under it here; see docs/architecture.md, One clock" >&2
-  exit 2
-fi
 PYTEST=(.venv/bin/pytest -n "${TEST_WORKERS:-2}" --dist loadfile -p no:cacheprovider "$@")
 failed=()
 for moment in "${DATES[@]}"; do
-  echo "=== the suite at $moment UTC"
+  echo "=== the suite from $moment UTC"
   started=$SECONDS
-  if TZ=UTC faketime "$moment" "${PYTEST[@]}"; then
+  offset=$(( $(date -u -d "$moment" +%s) - $(date -u +%s) ))
+  if TURNIR_TEST_TRAVEL_S="$offset" PYTHONPATH="$PWD/tests/travel${PYTHONPATH:+:$PYTHONPATH}" \
+      "${PYTEST[@]}"; then
     echo "=== $moment UTC: passed in $((SECONDS - started)) s"
   else
     echo "=== $moment UTC: FAILED after $((SECONDS - started)) s"
