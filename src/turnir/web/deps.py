@@ -270,7 +270,10 @@ def page_context(request: Request, visitor: Visitor, settings: WebSettings) -> d
             "path": request.url.path, "full_path": str(request.url.path)
             + (f"?{request.url.query}" if request.url.query else ""),
             "poll_seconds": settings.poll_seconds, "htmx": is_htmx(request),
-            "form_token": new_token, "form_token_field": FORM_TOKEN_FIELD}
+            "form_token": new_token, "form_token_field": FORM_TOKEN_FIELD,
+            # the server's time as the page was made: the round timer counts down by it, not
+            # by the device's own clock, which may be wrong by minutes or years (app.js)
+            "server_now_ms": get_state(request).db.clock.now_ms()}
 
 
 def _tab_info(request: Request, tid: int) -> TournamentInfo | None:

@@ -1,14 +1,26 @@
 // turnir's only script (no build step, no inline scripts: the Content-Security-Policy allows
 // scripts from this site alone, turnir.web.headers):
-// - the round timer counts down on every page that shows it (a paused one stands still);
+// - the round timer counts down on every page that shows it (a paused one stands still),
+//   by the server's time, not the device's own clock;
 // - the results grid does not refresh itself while a judge is typing a score in it
 //   (data-hold-while-typing: a poll is cancelled while an input of the grid has been edited);
 // - error pages' "Back" link goes back in the history when there is one; the printables'
 //   "Print" button prints.
 (function () {
   "use strict";
+  // The timer's end (data-ends) is the server's time; the device's clock may be off by minutes
+  // or years (a phone set by hand, a laptop without a network). The page carries the server's
+  // time as it was made (meta turnir-now), so the difference is measured once per page and the
+  // countdown runs on the device's clock moved by it.
+  var skew = 0;
+  function measureSkew() {
+    var meta = document.querySelector('meta[name="turnir-now"]');
+    var server = meta ? parseInt(meta.getAttribute("content"), 10) : NaN;
+    skew = isNaN(server) ? 0 : server - Date.now();
+  }
+  measureSkew();
   function tick() {
-    var now = Date.now();
+    var now = Date.now() + skew;
     document.querySelectorAll(".timer[data-ends]").forEach(function (el) {
       // a paused clock (data-paused: the seconds it kept) stands still
       var left = el.dataset.paused !== undefined ? parseInt(el.dataset.paused, 10) || 0
