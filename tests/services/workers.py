@@ -6,9 +6,11 @@ exactly which changes it was promised before it killed the worker or the worker 
 - ``play URL TID SEED``: play the tournament to its end, round after round, recording the
   results it finds missing (each result drawn from ``SEED``, the round and the table, so a
   restarted worker records the same one).
-- ``race URL TID NAME SCORE START``: from time ``START`` on, record ``SCORE`` at every table
-  without a result and pair the next round whenever the current one is finished, until the
-  tournament is over; refusals because the other worker was first are reported too.
+- ``race URL TID NAME SCORE MEET``: in step with the other racer (``Meeting`` in the folder
+  ``MEET``), record ``SCORE`` at the first table without a result, or pair the next round when
+  the current one is finished, until the tournament is over; refusals because the other worker
+  was first are reported too. Both read the tournament, meet, then both write at once, and meet
+  again before the next read: every write races the other's same write.
 - ``correct URL TID NAME SCORE START ROUND``: from ``START``, correct every table of ``ROUND``
   to ``SCORE`` based on version 2 (the version after the first result).
 """
@@ -19,6 +21,7 @@ import json
 import random
 import sys
 import time
+from pathlib import Path
 
 from turnir.domain.results import parse_result
 from turnir.domain.tournament import Phase
@@ -67,32 +70,44 @@ def wait_until(start: float) -> None:
     time.sleep(max(0.0, start - time.time()))
 
 
-def race(db: Database, tid: int, name: str, score: str, start: float) -> None:
-    wait_until(start)
+class Meeting:
+    """Two processes meet at numbered points: each leaves a file ``<point>.<name>`` in the
+    folder and goes on once there are two (60 s at most: the other one died)."""
+
+    def __init__(self, folder: str, name: str) -> None:
+        self.folder, self.name, self.point = Path(folder), name, 0
+
+    def meet(self) -> None:
+        self.point += 1
+        (self.folder / f"{self.point}.{self.name}").touch()
+        deadline = time.monotonic() + 60
+        while len(list(self.folder.glob(f"{self.point}.*"))) < 2:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{self.name}: the other racer never came to {self.point}")
+            time.sleep(0.002)
+
+
+def race(db: Database, tid: int, name: str, score: str, meeting: Meeting) -> None:
     while True:
         t = get_tournament(db, tid).tournament
         current = t.current_round
-        if current is None or current.finished:
-            if t.phase is Phase.FINISHED:
-                say(event="done")
-                return
-            try:
+        if (current is None or current.finished) and t.phase is Phase.FINISHED:
+            say(event="done")
+            return
+        meeting.meet()  # both have read the same tournament; now both write at once
+        try:
+            if current is None or current.finished:
                 view = start_round(db, tid, actor=name)
                 say(event="paired", round=view.round.number)
-            except ConflictError as error:
-                say(event="refused", code=error.code, message=error.message)
-            continue
-        for line in current.pairings:
-            if line.b is None or line.result is not None:
-                continue
-            try:
+            else:
+                line = next(p for p in current.pairings if p.b is not None and p.result is None)
                 done = record_result(db, tid, current.number, line.table, parse_result(score),
                                      actor=name)
                 say(event="result", round=current.number, table=line.table, score=score,
                     status=done.status.value)
-            except ConflictError as error:
-                say(event="refused", code=error.code, round=current.number, table=line.table,
-                    message=error.message)
+        except ConflictError as error:
+            say(event="refused", code=error.code, message=error.message)
+        meeting.meet()  # both writes are over before either reads again
 
 
 def correct(db: Database, tid: int, name: str, score: str, start: float,
@@ -117,7 +132,7 @@ def main(argv: list[str]) -> None:
         if mode == "play":
             play(db, tid, int(argv[3]))
         elif mode == "race":
-            race(db, tid, argv[3], argv[4], float(argv[5]))
+            race(db, tid, argv[3], argv[4], Meeting(argv[5], argv[3]))
         elif mode == "correct":
             correct(db, tid, argv[3], argv[4], float(argv[5]), int(argv[6]))
         else:
