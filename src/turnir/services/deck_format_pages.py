@@ -30,6 +30,7 @@ from turnir.services.deck_formats import (
     format_list,
     format_view_in,
     moscow_day,
+    moscow_today,
     tournament_format_in,
 )
 from turnir.services.decks import decks_in
@@ -121,7 +122,7 @@ def format_change_check(db: Database, tournament_id: int, *, account_id: int | N
         decks = list(decks_in(tx, tournament_id).values())
     if not decks:
         return None
-    day = moscow_day(db.clock.now()) if starts_at is None else moscow_day(as_utc(starts_at))
+    day = moscow_today(db.clock) if starts_at is None else moscow_day(as_utc(starts_at))
     not_legal = sum(not check_deck(d, catalogue, new, on=day).ok for d in decks)
     now = 0 if current is None else sum(
         not check_deck(d, catalogue, current.format, on=current.rules_day).ok for d in decks)

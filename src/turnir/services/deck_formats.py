@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
+from turnir.clock import Clock
 from turnir.domain.decks import BanList, DeckFormat, StarterDeck
 from turnir.domain.model import StaffRole, TournamentFormat
 from turnir.errors import ConflictError, NotFoundError, Term, UserError
@@ -101,7 +102,12 @@ def moscow_day(moment: datetime) -> date:
     return aware.astimezone(RULES_ZONE).date()
 
 
-def today(tx: Tx) -> date:
+def moscow_today(clock: Clock) -> date:
+    """Today in Moscow (the rules' day: ban lists, formats, deck checks) by ``clock``."""
+    return moscow_day(clock.now())
+
+
+def moscow_today_in(tx: Tx) -> date:
     """Today in Moscow, by the clock of the database of ``tx``."""
     return moscow_day(now_in(tx))
 
@@ -170,7 +176,7 @@ def _rules_day(tx: Tx, paired: datetime | None, starts_at: datetime | None
         return moscow_day(paired), "round_1"
     if starts_at is not None:
         return moscow_day(starts_at), "starts_at"
-    return today(tx), "today"
+    return moscow_today_in(tx), "today"
 
 
 def _info(tx: Tx, settings: StoredTournamentDecks) -> TournamentFormatInfo | None:
@@ -346,7 +352,7 @@ def format_view_in(tx: Tx, format_id: int) -> FormatView:
     stored = stored_format(tx, format_id)
     bans = repo.ban_lists_of(tx, [format_id])
     fmt = domain_format(stored, bans, repo.starter_decks_of(tx, [format_id]))
-    day = today(tx)
+    day = moscow_today_in(tx)
     return FormatView(id=stored.id, name=stored.name, version=stored.version, format=fmt,
                       ban_lists=_ban_views(fmt, day, bans), today=day,
                       tournaments=tuple(repo.tournaments_with_format(tx, format_id)),
@@ -372,7 +378,7 @@ def format_list(db: Database) -> list[FormatSummary]:
         stored = repo.all_formats(tx)
         ids = [f.id for f in stored]
         bans, starters = repo.ban_lists_of(tx, ids), repo.starter_decks_of(tx, ids)
-        day = today(tx)
+        day = moscow_today_in(tx)
     found = []
     for one in stored:
         fmt = domain_format(one, bans, starters)

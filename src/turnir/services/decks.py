@@ -55,8 +55,8 @@ from turnir.services.deck_formats import (
     FormatInfo,
     deck_format,
     format_choices,
-    moscow_day,
-    today,
+    moscow_today,
+    moscow_today_in,
     tournament_format_in,
 )
 from turnir.services.draft_setup import plan_in
@@ -149,7 +149,7 @@ def _context(tx: Tx, tournament_id: int) -> _Context:
     if info is None:
         plan = plan_in(tx, tournament_id)
         if plan is not None:
-            return _Context(fmt=DeckFormat(name=DRAFT_DECKS), day=today(tx), draft=plan)
+            return _Context(fmt=DeckFormat(name=DRAFT_DECKS), day=moscow_today_in(tx), draft=plan)
         raise UserError("tournament #{tournament} has no deck format; its organizer sets the "
                         "format before decks are registered", code="no_deck_format",
                         tournament=tournament_id)
@@ -186,7 +186,7 @@ def check_deck_text(db: Database, *, text: str, format_id: int,
     """Every problem of the list ``text`` in the format ``format_id``, with the ban list in
     force ``on`` (default: today in Moscow); no tournament, nothing stored."""
     fmt = deck_format(db, format_id)
-    return _checked(text, card_catalogue(db), fmt, on or moscow_day(db.clock.now()))[1]
+    return _checked(text, card_catalogue(db), fmt, on or moscow_today(db.clock))[1]
 
 
 def problem_record(problem: DeckProblem, locale: str) -> dict[str, Any]:

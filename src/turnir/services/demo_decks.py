@@ -26,7 +26,7 @@ from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import AccountRole, find_account
 from turnir.services.cards import card_catalogue
 from turnir.services.common import Database
-from turnir.services.deck_formats import RULES_ZONE, moscow_day, set_tournament_format
+from turnir.services.deck_formats import RULES_ZONE, moscow_today, set_tournament_format
 from turnir.services.decks import register_deck
 from turnir.services.demo import ACTOR, DEMO_STAFF, _open_table_players, _play
 from turnir.services.demo_formats import FUTURE_BANS, STARTER_DECKS, seed_demo_formats
@@ -91,7 +91,7 @@ def _constructed(db: Database, format_id: int, running: int) -> int:
     register_players(db, info.id, [PlayerLine(name, rng.choice(CITIES))
                                    for name in demo_names(len(PAIRS), rng)], actor=ACTOR)
     set_tournament_format(db, info.id, actor=ACTOR, account_id=None, format_id=format_id,
-                          starts_at=_next_friday(moscow_day(db.clock.now())))
+                          starts_at=_next_friday(moscow_today(db.clock)))
     catalogue = card_catalogue(db)
     for number, elements in enumerate(PAIRS, start=1):
         register_deck(db, info.id, number, actor=ACTOR, account_id=None,

@@ -16,7 +16,7 @@ from datetime import date, timedelta
 from turnir.errors import UserError
 from turnir.services.cards import card_catalogue, load_sample_cards
 from turnir.services.common import Database
-from turnir.services.deck_formats import format_view, moscow_day
+from turnir.services.deck_formats import format_view, moscow_today
 from turnir.services.format_edits import (
     create_format,
     find_format,
@@ -82,7 +82,7 @@ def seed_demo_formats(db: Database, *, actor: str = "Организатор (д�
     if standard is None:
         standard = create_format(db, actor=actor, account_id=None, name=STANDARD,
                                  editions=card_catalogue(db).editions()).id
-        future = moscow_day(db.clock.now()) + timedelta(days=30)
+        future = moscow_today(db.clock) + timedelta(days=30)
         set_ban_list(db, standard, actor=actor, account_id=None, effective=PAST_DAY,
                      cards=PAST_BANS)
         set_ban_list(db, standard, actor=actor, account_id=None, effective=future,

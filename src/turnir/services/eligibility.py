@@ -24,7 +24,7 @@ from turnir.domain.penalties import check_head_judge_may_play, check_may_registe
 from turnir.errors import Term, UserError
 from turnir.services.common import Tx
 from turnir.services.game_age import check_entry_ages
-from turnir.services.judging import head_judge, level_of, today
+from turnir.services.judging import head_judge, level_of, utc_today_in
 from turnir.storage import players_repo, staff_rows
 from turnir.storage.mappers import tournament_row
 from turnir.storage.penalty_rows import judging_settings_of
@@ -42,7 +42,8 @@ def check_registration(tx: Tx, tournament_id: int, numbers: Sequence[int], *,
         register = players_repo.suspensions_of(tx, sorted({person for _, _, person in new}))
         for _, name, person in new:
             try:
-                check_may_register(register, str(person), on=day(on or today(tx)), official=True)
+                check_may_register(register, str(person), on=day(on or utc_today_in(tx)),
+                                   official=True)
             except UserError as error:
                 raise UserError("{name}: {reason}", code=error.code, name=name,
                                 reason=error) from None

@@ -34,6 +34,7 @@ from turnir.services.deck_formats import (
     FormatInfo,
     domain_format,
     moscow_day,
+    moscow_today,
     stored_format,
 )
 from turnir.storage import formats_repo as repo
@@ -338,7 +339,7 @@ def set_starter_deck(db: Database, format_id: int, *, actor: str, account_id: in
         stored = stored_format(tx, format_id)
         fmt = domain_format(stored, [], repo.starter_decks_of(tx, [format_id]))
     shown = clean_name(name, field=Term("the starter deck's name"), max_len=NAME_MAX)
-    deck = _starter_deck(shown, text, fmt, card_catalogue(db), moscow_day(db.clock.now()))
+    deck = _starter_deck(shown, text, fmt, card_catalogue(db), moscow_today(db.clock))
     with changing(db, None, actor) as change:
         conn = change.conn
         check_site_organizer(conn, account_id)

@@ -52,7 +52,7 @@ def level_of(row: Mapping[Any, Any]) -> RulesLevel:
     return RulesLevel(row["rules_level"])
 
 
-def today(tx: Tx) -> date:
+def utc_today_in(tx: Tx) -> date:
     """The day penalties, suspensions and registrations are dated with (UTC), by the clock of
     the database of ``tx``."""
     return now_in(tx).date()
