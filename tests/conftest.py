@@ -1,5 +1,6 @@
 """Shared fixtures: the databases every storage and service test runs on (tests/db_fixtures.py)."""
 
+import json
 import os
 from pathlib import Path
 
@@ -44,25 +45,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 CONCURRENCY_FILES = frozenset({"test_concurrency.py", "test_crash.py"})
 
 
-LONGEST_FILES = {
-    "tests/services/test_crash.py": 206, "tests/deploy/test_samples.py": 154,
-    "tests/web/test_authz.py": 143, "tests/web/test_issue15_workers.py": 126,
-    "tests/web/test_browser.py": 111, "tests/services/test_staff.py": 99,
-    "tests/domain/pairing/test_swiss.py": 94, "tests/web/test_issue15_live.py": 80,
-    "tests/web/test_issue12_day.py": 79, "tests/web/test_issue12_axe.py": 78,
-    "tests/web/test_issue12_fast_results.py": 76, "tests/web/test_schemathesis.py": 73,
-    "tests/web/test_csp_browser.py": 72, "tests/web/test_issue13_formats.py": 72,
-    "tests/web/test_issue12_rulings.py": 70, "tests/faults/test_postgres_restart.py": 67,
-    "tests/services/test_concurrency.py": 64, "tests/web/test_issue12_wizard.py": 61,
-    "tests/cli/test_db_cli.py": 61, "tests/bench/test_load_bench.py": 57,
-    "tests/web/test_issue12_players_flow.py": 56, "tests/web/test_issue12_phone.py": 55,
-    "tests/web/test_issue13_judging.py": 54, "tests/web/test_issue14_live_draft_browser.py": 51,
-    "tests/faults/test_robot_worker_dies.py": 50, "tests/services/test_backup.py": 50,
-}
-"""The files that take longest (seconds of one run, a busy machine's ``--junitxml``; only
-their order matters). ``make test`` hands whole files to its two workers in the order
-collected: the longest first, so that no long file starts last and keeps one worker busy
-while the other waits (the longest-first rule of scheduling)."""
+LONGEST_FILES: dict[str, int] = json.loads(
+    (Path(__file__).with_name("longest_files.json")).read_text(encoding="utf-8"))
+"""The files that take longest (seconds of one run; only their order matters), written by
+``scripts/longest-files.py`` from a run's ``--junitxml``. ``make test`` hands whole files to its
+workers in the order collected: the longest first, so that no long file starts last and keeps
+one worker busy while the others wait (the longest-first rule of scheduling)."""
 
 
 def _longest_files_first(items: list[pytest.Item]) -> None:
