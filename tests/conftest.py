@@ -9,6 +9,7 @@ import pytest
 from tests.db_fixtures import (  # noqa: F401 - fixtures are found by name
     database_url,
     db,
+    pg_recycler,
     pg_server_url,
     pg_template,
     share_pg_server,
