@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from tests.services.test_live_draft import PICK_S, _draft_event
 from tests.services.test_reports import PASSWORD as PLAYER_PASSWORD
 from tests.web.conftest import add_account
-from tests.web.test_issue13_decks_api import bearer
+from tests.web.test_deck_api_checks_and_registers_decks import bearer
 from turnir.services.accounts import AccountRole
 from turnir.services.judges import JudgeRole, add_judge
 from turnir.services.live_draft import pick_log, start_live_draft

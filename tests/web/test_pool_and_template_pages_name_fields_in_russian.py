@@ -10,9 +10,9 @@ import re
 
 from tests.services.test_draft_decks import draft_event
 from tests.web.conftest import Clients, csrf_of
-from tests.web.test_issue14_live_draft_pages import draft_event as live_event
-from tests.web.test_issue14_live_draft_pages import post
-from tests.web.test_issue14_pool import RU, people, replacement_form
+from tests.web.test_live_draft_pages_pick_start_and_drop import draft_event as live_event
+from tests.web.test_live_draft_pages_pick_start_and_drop import post
+from tests.web.test_player_builds_a_deck_from_the_draft_pool import RU, people, replacement_form
 from turnir.services.cards import card_catalogue
 from turnir.services.draft_decks import pool_deck
 from turnir.storage.database import Database

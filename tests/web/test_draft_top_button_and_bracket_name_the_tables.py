@@ -9,7 +9,7 @@ import re
 from tests.services.builders import play_round
 from tests.services.draft_builders import draft_event
 from tests.web.conftest import Clients
-from tests.web.test_issue14_draft_setup import RU, staff
+from tests.web.test_organizer_plans_and_seats_a_draft import RU, staff
 from turnir.services.draft_setup import seat_draft
 from turnir.services.tournaments import get_tournament
 from turnir.storage.database import Database

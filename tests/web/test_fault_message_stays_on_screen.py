@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.web.conftest import LiveServer
 from tests.web.test_browser import PHONE
-from tests.web.test_issue12_fast_results import _grid
+from tests.web.test_results_grid_takes_one_tap_a_table import _grid
 
 
 def test_a_fault_far_down_the_grid_is_shown_on_screen(live_server: LiveServer,

@@ -4,7 +4,7 @@ staff (organizer, head judge, floor judge: accounts ``org``, ``head``, ``floor``
 an account (``player``), a penalty; and three finished, rated tournaments so that a rating
 profile has a chart and a tournament has a rating report.
 
-Each test module that uses it imports the fixture: ``from tests.web.issue12_site import site``.
+Each test module that uses it imports the fixture: ``from tests.web.demo_like_site import site``.
 """
 
 from __future__ import annotations

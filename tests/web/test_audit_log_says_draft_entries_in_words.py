@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 
 from tests.services.draft_builders import draft_event
 from tests.web.conftest import Clients
-from tests.web.test_issue12_audit import rows, visible
-from tests.web.test_issue14_draft_setup import RU, staff
+from tests.web.test_audit_log_says_every_change_in_words import rows, visible
+from tests.web.test_organizer_plans_and_seats_a_draft import RU, staff
 from turnir.services.draft_setup import seat_draft
 from turnir.storage.audit import AuditEntry
 from turnir.storage.database import Database

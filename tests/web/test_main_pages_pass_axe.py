@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.issue12_site import Site, problems_on, site  # noqa: F401
+from tests.web.demo_like_site import Site, problems_on, site  # noqa: F401
 from tests.web.pages_check import assert_accessible
 
 

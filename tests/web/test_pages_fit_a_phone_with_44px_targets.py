@@ -1,6 +1,6 @@
 """Issue 12, item 10, in Debian's Chromium at a 390×844 phone and a 1366×900 screen, as the
 role that sees each page, on a demo-like site (long names, 18 players, rated tournaments with a
-chart; ``tests.web.issue12_site``): no page is wider than the viewport (the home page was 453
+chart; ``tests.web.demo_like_site``): no page is wider than the viewport (the home page was 453
 px, the pairings 413, the results 490, the ratings 742, a profile 700, the rating report 742,
 the slips 477); the header's links, the tabs and the forms' controls are 44 px tap targets on a
 phone (the header links were 19 px); the organizer's tabs are all visible at 1366 ("Audit log"
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.web.issue12_site import Site, page_as, pages_of, problems_on, site  # noqa: F401
+from tests.web.demo_like_site import Site, page_as, pages_of, problems_on, site  # noqa: F401
 from tests.web.pages_check import assert_fits, assert_tap_targets, page_width
 from turnir.web.templating import STATIC
 

@@ -5,7 +5,7 @@ review follows at once) and the pick log names the automatic pick «послед
 from __future__ import annotations
 
 from tests.web.conftest import Clients
-from tests.web.test_issue14_live_draft_pages import FORM, RU, draft_event, start
+from tests.web.test_live_draft_pages_pick_start_and_drop import FORM, RU, draft_event, start
 from turnir.services.accounts import find_account
 from turnir.services.live_draft import pick_card, player_draft
 from turnir.storage.database import Database

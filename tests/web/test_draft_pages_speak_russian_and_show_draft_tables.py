@@ -11,7 +11,7 @@ from typing import Any
 
 from tests.services.draft_builders import draft_event
 from tests.web.conftest import Clients
-from tests.web.test_issue14_draft_setup import CSRF, PLAN, RU, staff
+from tests.web.test_organizer_plans_and_seats_a_draft import CSRF, PLAN, RU, staff
 from turnir.domain.draft.plan import DraftProfile
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.cards import load_sample_cards
