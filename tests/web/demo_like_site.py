@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shutil
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,12 @@ FAMILY = ("Преображенская-Водопьянова", "Кржижан
           "Верхнеднепровский", "Ломоносова-Ковалёва", "Достоевский-Тургенев")
 PLAYERS = [f"{GIVEN[i % 6]} {FAMILY[(i * 5) % 6]} {i:02d}" for i in range(1, 19)]
 RATED = [f"{GIVEN[i]} {FAMILY[i]}" for i in range(6)]
+WATCH_CSP = """
+document.addEventListener("securitypolicyviolation", function (e) {
+  window.reportViolation(e.violatedDirective + " " + (e.blockedURI || "inline") + " at " +
+                         e.sourceFile + ":" + e.lineNumber);
+});
+"""
 
 
 @dataclass
@@ -56,6 +62,8 @@ class Site:
     rated_tid: int
     person: int
     pages: dict[tuple[str, str], Page] = field(default_factory=dict)
+    problems: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    """What each page's browser reported (CSP violations, console errors, script errors)."""
 
     @property
     def url(self) -> str:
@@ -133,8 +141,16 @@ def page_as(site: Site, browser: Any, role: str, size: str) -> Page:
     key = (role, size)
     if key not in site.pages:
         context = browser.new_context(locale="ru-RU", viewport=SIZES[size])
+        problems = site.problems[key] = []
+        context.expose_binding("reportViolation",
+                               lambda _source, text: problems.append(f"CSP: {text}"))
+        context.add_init_script(WATCH_CSP)
         page: Page = context.new_page()
         page.set_default_timeout(15_000)
+        page.on("console", lambda message: problems.append(
+            f"console {message.type}: {message.text} ({message.location.get('url', '')})")
+            if message.type in ("error", "warning") else None)
+        page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
         if role != "anonymous":
             page.goto(f"{site.url}/login")
             page.fill("input[name=login]", role)
@@ -162,17 +178,27 @@ def pages_of(site: Site) -> dict[str, list[str]]:
 
 
 def problems_on(site: Site, browser: Any, size: str, pages: dict[str, list[str]],
-                *checks: Callable[[Page, str], None]) -> list[str]:
+                *checks: Callable[[Page, str], None],
+                only_on: Mapping[Callable[[Page, str], None], Collection[str]] | None = None,
+                ) -> list[str]:
     """Every page of ``pages`` (role: paths) visited at ``size`` by its role, each of
-    ``checks`` run on it; what they found (their assertion messages)."""
+    ``checks`` run on it (a check in ``only_on`` on its paths only); what they found (their
+    assertion messages), and whatever the browser reported on the page (a CSP violation, a
+    console error, a script error)."""
     found: list[str] = []
     for role, paths in pages.items():
         page = page_as(site, browser, role, size)
+        reported = site.problems[(role, size)]
         for path in paths:
+            what = f"{path} as {role} ({size})"
             page.goto(site.url + path)
             for check in checks:
+                if only_on and check in only_on and path not in only_on[check]:
+                    continue
                 try:
-                    check(page, f"{path} as {role} ({size})")
+                    check(page, what)
                 except AssertionError as problem:
                     found.append(str(problem))
+            found.extend(f"{what}: {problem}" for problem in reported)
+            reported.clear()
     return found
