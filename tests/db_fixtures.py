@@ -23,6 +23,7 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -121,11 +122,16 @@ def pg_template(pg_server_url: str) -> Iterator[str]:
 
 _SCHEMA = """
 SELECT md5(string_agg(item, ',' ORDER BY item)) FROM (
-  SELECT 'c:' || table_name || '.' || column_name || ':' || data_type || ':' ||
-         coalesce(column_default, '') || ':' || is_nullable AS item
-    FROM information_schema.columns WHERE table_schema = 'public'
-  UNION ALL SELECT 'i:' || indexname || ':' || indexdef FROM pg_indexes
-    WHERE schemaname = 'public'
+  SELECT 'c:' || c.relname || '.' || a.attname || ':' || format_type(a.atttypid, a.atttypmod)
+         || ':' || coalesce(pg_get_expr(d.adbin, d.adrelid), '') || ':' || a.attnotnull::text
+         AS item
+    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+    LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+    WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v', 'p') AND a.attnum > 0
+      AND NOT a.attisdropped
+  UNION ALL SELECT 'i:' || i.relname || ':' || pg_get_indexdef(i.oid) FROM pg_class i
+    JOIN pg_namespace n ON n.oid = i.relnamespace WHERE n.nspname = 'public' AND i.relkind = 'i'
   UNION ALL SELECT 't:' || tgrelid::regclass::text || '.' || tgname || ':' || tgenabled::text
     FROM pg_trigger WHERE NOT tgisinternal
   UNION ALL SELECT 'f:' || p.proname || ':' || md5(p.prosrc) FROM pg_proc p
@@ -133,7 +139,8 @@ SELECT md5(string_agg(item, ',' ORDER BY item)) FROM (
   UNION ALL SELECT 'v:' || version_num FROM alembic_version
 ) AS schema
 """
-"""One fingerprint of a database's schema: columns, indexes, triggers, functions, migration."""
+"""One fingerprint of a database's schema: columns, indexes, triggers, functions, migration
+(read from pg_catalog: half the time of the same through information_schema's views)."""
 
 
 class PgRecycler:
@@ -155,16 +162,34 @@ class PgRecycler:
             self.sequences = [row[0] for row in conn.execute(
                 "SELECT quote_ident(sequencename) FROM pg_sequences "
                 "WHERE schemaname = 'public'")]
-            assert not any(conn.execute(f"SELECT EXISTS (SELECT FROM {t})").fetchone()[0]
-                           for t in self.tables), "the template holds rows: copy, not recycle"
+            filled = [t for t in self.tables
+                      if (conn.execute(f"SELECT EXISTS (SELECT FROM {t})").fetchone()
+                          or (False,))[0]]
+            assert not filled, "the template holds rows: copy, not recycle"
+        # no trigger fires (the audit log's append-only one, the foreign keys' checks); one
+        # round trip for every table and sequence
+        self.wipe = "SET LOCAL session_replication_role = replica;\n" + "".join(
+            f"DELETE FROM {table};\n" for table in self.tables) + "SELECT " + ", ".join(
+            f"setval('{sequence}', 1, false)" for sequence in self.sequences)
+        self._admin: psycopg.Connection[Any] | None = None
+
+    def admin(self) -> psycopg.Connection[Any]:
+        """The worker's one connection to the server's maintenance database (renames, the
+        connections' count), opened again when it broke."""
+        if self._admin is None or self._admin.closed or self._admin.broken:
+            self._admin = psycopg.connect(self.server, autocommit=True)
+        return self._admin
+
+    def close(self) -> None:
+        if self._admin is not None:
+            self._admin.close()
 
     def take(self, name: str) -> str:
         if self.ready is None:
             return create_pg_database(self.server, name, template=self.template)
         old, self.ready = self.ready, None
         try:
-            with psycopg.connect(self.server, autocommit=True) as conn:
-                conn.execute(f'ALTER DATABASE "{old}" RENAME TO "{name}"')
+            self.admin().execute(f'ALTER DATABASE "{old}" RENAME TO "{name}"')
         except psycopg.Error:  # something connected to it meanwhile: drop it, copy anew
             drop_pg_database(self.server, old)
             return create_pg_database(self.server, name, template=self.template)
@@ -179,29 +204,23 @@ class PgRecycler:
         self.ready = name
 
     def _empty(self, name: str) -> None:
-        with psycopg.connect(self.server, autocommit=True) as conn:
-            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                         "WHERE datname = %s AND pid <> pg_backend_pid()", (name,))
+        self.admin().execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                             "WHERE datname = %s AND pid <> pg_backend_pid()", (name,))
         with psycopg.connect(with_database(self.server, name)) as conn:
             if conn.execute(_SCHEMA).fetchone() != self.schema:
                 raise psycopg.Error("the test changed the schema")
-            # no trigger fires (the audit log's append-only one, the foreign keys' checks)
-            conn.execute("SET LOCAL session_replication_role = replica")
-            for table in self.tables:
-                conn.execute(f"DELETE FROM {table}")
-            for sequence in self.sequences:
-                conn.execute(f"SELECT setval('{sequence}', 1, false)")
-        with psycopg.connect(self.server, autocommit=True) as conn:
-            busy = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s",
-                                (name,)).fetchone()
-            if busy and busy[0]:  # something reconnected meanwhile: a copy is safer
-                raise psycopg.Error("the database is in use")
+            conn.execute(self.wipe)
+        busy = self.admin().execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s",
+                                    (name,)).fetchone()
+        if busy and busy[0]:  # something reconnected meanwhile: a copy is safer
+            raise psycopg.Error("the database is in use")
 
 
 @pytest.fixture(scope="session")
 def pg_recycler(pg_server_url: str, pg_template: str) -> Iterator[PgRecycler]:
     recycler = PgRecycler(pg_server_url, pg_template)
     yield recycler
+    recycler.close()
     if recycler.ready is not None:
         drop_pg_database(pg_server_url, recycler.ready)
 
