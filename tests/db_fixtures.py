@@ -162,10 +162,8 @@ class PgRecycler:
             self.sequences = [row[0] for row in conn.execute(
                 "SELECT quote_ident(sequencename) FROM pg_sequences "
                 "WHERE schemaname = 'public'")]
-            filled = [t for t in self.tables
-                      if (conn.execute(f"SELECT EXISTS (SELECT FROM {t})").fetchone()
-                          or (False,))[0]]
-            assert not filled, "the template holds rows: copy, not recycle"
+            assert not any(conn.execute(f"SELECT EXISTS (SELECT FROM {t})").fetchone()[0]
+                           for t in self.tables), "the template holds rows: copy, not recycle"
         # no trigger fires (the audit log's append-only one, the foreign keys' checks); one
         # round trip for every table and sequence
         self.wipe = "SET LOCAL session_replication_role = replica;\n" + "".join(

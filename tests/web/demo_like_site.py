@@ -21,6 +21,7 @@ from playwright.sync_api import Page, expect
 
 from tests.services.rating_builders import HEAD, finished_event
 from tests.web.conftest import PASSWORD, LiveServer, add_account, running, settings_for
+from tests.web.pages_check import watch_csp
 from turnir.domain.model import Settings
 from turnir.domain.results import parse_result
 from turnir.formats.players_csv import PlayerLine
@@ -47,12 +48,6 @@ FAMILY = ("Преображенская-Водопьянова", "Кржижан
           "Верхнеднепровский", "Ломоносова-Ковалёва", "Достоевский-Тургенев")
 PLAYERS = [f"{GIVEN[i % 6]} {FAMILY[(i * 5) % 6]} {i:02d}" for i in range(1, 19)]
 RATED = [f"{GIVEN[i]} {FAMILY[i]}" for i in range(6)]
-WATCH_CSP = """
-document.addEventListener("securitypolicyviolation", function (e) {
-  window.reportViolation(e.violatedDirective + " " + (e.blockedURI || "inline") + " at " +
-                         e.sourceFile + ":" + e.lineNumber);
-});
-"""
 
 
 @dataclass
@@ -142,9 +137,7 @@ def page_as(site: Site, browser: Any, role: str, size: str) -> Page:
     if key not in site.pages:
         context = browser.new_context(locale="ru-RU", viewport=SIZES[size])
         problems = site.problems[key] = []
-        context.expose_binding("reportViolation",
-                               lambda _source, text: problems.append(f"CSP: {text}"))
-        context.add_init_script(WATCH_CSP)
+        watch_csp(context, problems)
         page: Page = context.new_page()
         page.set_default_timeout(15_000)
         page.on("console", lambda message: problems.append(

@@ -148,3 +148,18 @@ def assert_tap_targets(page: Any, what: str = "", scope: str = TAP_SCOPE) -> Non
         return
     small = page.evaluate(_SMALL_TARGETS, [TAP, scope])
     assert not small, f"tap targets under {TAP} px on {what or page.url}: {'; '.join(small)}"
+
+
+WATCH_CSP = """
+document.addEventListener("securitypolicyviolation", function (e) {
+  window.reportViolation(e.violatedDirective + " " + (e.blockedURI || "inline") + " at " +
+                         e.sourceFile + ":" + e.lineNumber);
+});
+"""
+
+
+def watch_csp(context: Any, problems: list[str]) -> None:
+    """Every CSP violation on the browser context's pages is appended to ``problems``."""
+    context.expose_binding("reportViolation",
+                           lambda _source, text: problems.append(f"CSP: {text}"))
+    context.add_init_script(WATCH_CSP)

@@ -8,7 +8,7 @@ pages on a phone, every role's, are watched for CSP violations and console error
 them twice here was suite time).
 
 Screenshots of every page go to ``$TURNIR_CSP_SHOTS`` for a look by eye when it is set (a
-full-page screenshot costs Chromium about a second of CPU; nothing here reads them).
+full-page screenshot costs Chromium about 0.15 s of CPU; nothing here reads them).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from playwright.sync_api import Page, expect
 
 from tests.services.rating_builders import HEAD, finished_event
 from tests.web.conftest import LiveServer
+from tests.web.pages_check import watch_csp
 from turnir.services.accounts import make_hasher
 from turnir.services.demo import DEMO_FINISHED, seed_accounts, seed_tournaments
 from turnir.services.rating_queries import find_person
@@ -31,14 +32,6 @@ from turnir.services.tournaments import list_tournaments
 
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
-WATCH = """
-document.addEventListener("securitypolicyviolation", function (e) {
-  window.reportViolation(e.violatedDirective + " " + (e.blockedURI || "inline") + " at " +
-                         e.sourceFile + ":" + e.lineNumber);
-});
-"""
-
-
 @pytest.fixture
 def shots() -> Path | None:
     if not os.environ.get("TURNIR_CSP_SHOTS"):
@@ -54,9 +47,7 @@ class Watched:
     def __init__(self, browser: Any, viewport: dict[str, int], locale: str = "ru-RU") -> None:
         self.context = browser.new_context(locale=locale, viewport=viewport)
         self.problems: list[str] = []
-        self.context.expose_binding(
-            "reportViolation", lambda _source, text: self.problems.append(f"CSP: {text}"))
-        self.context.add_init_script(WATCH)
+        watch_csp(self.context, self.problems)
         self.page: Page = self.context.new_page()
         self.page.set_default_timeout(15_000)
         self.page.on("console", self._console)
@@ -175,7 +166,6 @@ def test_item11_main_pages_work_under_the_csp_in_chromium(
 
     _bracket_and_chart(anonymous, url, finished, person)
 
-    page = anonymous.visit(f"{url}/t/{tid}/standings")
     page = anonymous.visit(f"{url}/t/{tid}/standings")
     page.click("a[data-lang=en]")
     expect(page.locator("html")).to_have_attribute("lang", "en")
