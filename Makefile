@@ -29,6 +29,13 @@ typecheck: $(STAMP)
 # shared); the PostgreSQL test server is started once for all of them.
 TEST_WORKERS ?= 2
 
+# The suite starts a few hundred Python processes (its workers, `turnir serve` and its uvicorn
+# workers, the crash and CLI tests' commands). With PYTHONDONTWRITEBYTECODE set (some shells and
+# images set it) each of them compiles turnir from source again (about 1 s each) and pytest
+# rewrites every test module again in each worker: the tests write their bytecode (into the
+# ignored __pycache__ folders) whatever the caller's environment says.
+unit test-repeat: export PYTHONDONTWRITEBYTECODE :=
+
 unit: $(STAMP) system-deps
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 

@@ -121,11 +121,13 @@ def start_server(url: str, workers: int, log: Path) -> tuple[subprocess.Popen[by
                                    stdin=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 180  # 4 workers once took over 60 s under a load of 12
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                return process, base
-        except httpx.HTTPError:
+    with httpx.Client(timeout=2) as http:  # one client (its SSL context) for every poll
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                if http.get(f"{base}/healthz").status_code == 200:
+                    return process, base
+            except httpx.HTTPError:
+                pass
             time.sleep(0.2)
     stop_server(process)
     raise RuntimeError(f"the server did not start: {log.read_text(errors='replace')[-2000:]}")

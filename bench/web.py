@@ -92,11 +92,13 @@ def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
     process = subprocess.Popen([turnir, "serve", "--port", str(port), "--quiet"], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
+    with httpx.Client(timeout=1) as http:  # one client (its SSL context) for every poll
+        while time.monotonic() < deadline:
+            try:
+                if http.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
+                    return process
+            except httpx.HTTPError:
+                pass
             time.sleep(0.1)
     process.kill()
     raise RuntimeError("the server did not start")

@@ -110,15 +110,16 @@ def process(args: list[str], *, env: Mapping[str, str] | None = None,
 
 def wait_ready(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
     deadline = time.monotonic() + READY_S
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"{url}: the server stopped:\n{log.read_text()}")
-        try:
-            if httpx.get(url, verify=False, timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
+    with httpx.Client(verify=False, timeout=2) as http:  # one client for every poll
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise AssertionError(f"{url}: the server stopped:\n{log.read_text()}")
+            try:
+                if http.get(url).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
     raise AssertionError(f"{url} did not answer in {READY_S} s:\n{log.read_text()}")
 
 

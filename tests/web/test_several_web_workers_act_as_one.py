@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ from pathlib import Path
 import httpx
 from fastapi.testclient import TestClient
 
+from tests.faults.servers import free_port, wait_healthy
 from tests.web.conftest import PASSWORD, add_account, log_in, settings_for
 from turnir.services.accounts import AccountRole
 from turnir.services.tournaments import list_tournaments
@@ -29,16 +29,7 @@ from turnir.web.app import create_app
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 TOKEN = re.compile(r'name="form_token" value="([^"]+)"')
 TURNIR = Path(sys.executable).with_name("turnir")
-READY_S = 120.0
-"""Readiness timeout: generous, two spawned workers once took over 60 s to start under load."""
 LOGINS = 30
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
 
 
 @contextmanager
@@ -55,16 +46,7 @@ def serving(database_url: str, port: int, tmp: Path, workers: int = 2) -> Iterat
         start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + READY_S
-        while True:
-            assert server.poll() is None, Path(log.name).read_text()
-            try:
-                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.2)
+        wait_healthy(url, server, Path(log.name))
         yield url
     finally:
         stop(server)
@@ -105,8 +87,11 @@ def test_two_workers_without_a_secret_key_accept_every_form_login_and_keep_forms
     port = free_port()
     with serving(database_url, port, tmp_path) as url:
         answers = []
-        for _ in range(LOGINS):  # a new client each time: a new connection, any worker
-            with httpx.Client(headers={"Connection": "close"}) as client:
+        # a new connection for each request (any worker may answer it) and no cookie kept from
+        # the last login: a new browser each time, without a new client's SSL context
+        with httpx.Client(headers={"Connection": "close"}) as client:
+            for _ in range(LOGINS):
+                client.cookies.clear()
                 answers.append(post_login(client, url, login_form(client, url)))
         assert answers == [303] * LOGINS
         before = httpx.Client()
