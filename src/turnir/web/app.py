@@ -19,7 +19,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
-from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from turnir.services.accounts import make_hasher
@@ -69,6 +68,7 @@ from turnir.web.i18n import zone
 from turnir.web.limits import BodyLimit
 from turnir.web.security import login_limits
 from turnir.web.settings import WebSettings
+from turnir.web.static_files import VersionedStaticFiles
 from turnir.web.templating import Templates
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -158,7 +158,8 @@ def create_app(settings: WebSettings, *, db: Database,
     form_once.install(app)
     app.add_middleware(PublicPages, cache=cache, stamps=stamps,
                        default_locale=settings.default_locale, stale_s=settings.live_stale_s)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", VersionedStaticFiles(
+        directory=STATIC, versions=app.state.web.templates.static_versions), name="static")
     app.router.routes.extend(_route_table().routes)
     app.state.routers = ROUTERS
     """Kept for listing every route (the authorization matrix test)."""

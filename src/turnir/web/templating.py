@@ -130,7 +130,9 @@ class Templates:
 
     def __init__(self, tz: tzinfo, globals_: Mapping[str, Any]) -> None:
         self.envs: dict[str, Environment] = {}
-        static = static_link(static_versions())
+        self.static_versions = static_versions()
+        """Each static file's current hash (``static_files.VersionedStaticFiles``)."""
+        static = static_link(self.static_versions)
         self.formats: dict[str, Formats] = {}
         for locale in LOCALES:
             env = Environment(
