@@ -7,11 +7,14 @@
 #   scripts/pg-test-server.sh status    exit 0 when it is running
 #
 # The cluster lives in $TURNIR_PG_DIR (default /tmp/turnir-pg-test), listens on 127.0.0.1 at
-# $TURNIR_PG_PORT (default 54329) with trust authentication, and runs as the `postgres` system
-# user when run as root (initdb refuses root), else as the calling user. It is tuned for tests,
+# $TURNIR_PG_PORT with trust authentication, and runs as the `postgres` system user when run as
+# root (initdb refuses root), else as the calling user. The default port, 25432, is below
+# Linux's ephemeral ports (32768-60999), from which every free port a test asks for is drawn:
+# a fixed port among them can be held by a test server of a parallel run (it happened, on
+# 54370: the server could not start for four runs in a row). It is tuned for tests,
 # not for data: fsync is off.
 set -euo pipefail
-PORT="${TURNIR_PG_PORT:-54329}"
+PORT="${TURNIR_PG_PORT:-25432}"
 DIR="${TURNIR_PG_DIR:-/tmp/turnir-pg-test}"
 DATA="$DIR/data"
 LOG="$DIR/server.log"
@@ -70,6 +73,11 @@ if ! BIN="$(find_bin)"; then
   BIN="$(find_bin)"
 fi
 
+# A cluster left running on another port (an older default, another TURNIR_PG_PORT) is
+# restarted on this one: the URL printed below must reach it.
+if running && [ "$(sed -n 4p "$DATA/postmaster.pid" 2>/dev/null)" != "$PORT" ]; then
+  as_postgres "$BIN/pg_ctl" -D "$DATA" -m fast -w stop >/dev/null 9>&-
+fi
 if ! running; then
   mkdir -p "$DIR"
   if [ "$(id -u)" = 0 ]; then chown postgres: "$DIR"; fi

@@ -1,5 +1,5 @@
 """What the fault tests share (issue 15): a ``turnir serve`` subprocess in its own process
-group, a PostgreSQL cluster of the test's own (never the shared test server on 54329), a
+group, a PostgreSQL cluster of the test's own (never the shared test server on 25432), a
 tournament with round 1 paired, and a client that keeps entering results through the API and
 retries on a temporary error (503 or a transport error), remembering what was acknowledged.
 """
