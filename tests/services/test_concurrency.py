@@ -6,8 +6,6 @@ based on an old version is refused naming who changed it."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -15,6 +13,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from tests.services.builders import JUDGE, event, play_round
+from tests.services.worker_processes import Worker
 from turnir.domain.consistency import check_tournament
 from turnir.domain.results import parse_result
 from turnir.domain.tournament import Phase
@@ -23,16 +22,9 @@ from turnir.services.tournaments import get_tournament
 from turnir.storage.database import Database
 from turnir.storage.tables import audit_log as audit_table
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def run_together(*commands: list[object]) -> list[list[dict[str, Any]]]:
-    workers = [
-        subprocess.Popen([sys.executable, "-m", "tests.services.workers", *map(str, c)],
-                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         stdin=subprocess.DEVNULL, text=True)
-        for c in commands
-    ]
+    workers = [Worker(*command) for command in commands]
     reports = []
     for worker in workers:
         out, errors = worker.communicate(timeout=300)

@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, select
 
 from tests.services.builders import event
+from tests.services.worker_processes import Worker
 from turnir.domain.consistency import check_tournament
 from turnir.domain.model import Stage
 from turnir.domain.results import parse_result
@@ -24,15 +22,11 @@ from turnir.services.tournaments import get_tournament
 from turnir.storage.database import Database
 from turnir.storage.tables import audit_log, pairings
 
-ROOT = Path(__file__).resolve().parents[2]
 KILLS = 7
 
 
-def spawn(*args: object) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.services.workers", *map(str, args)], cwd=ROOT,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-    )
+def spawn(*args: object) -> Worker:
+    return Worker(*args)
 
 
 def check_database(db: Database, tid: int, promised: dict[tuple[int, int], str],
