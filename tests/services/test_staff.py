@@ -13,6 +13,7 @@ import pytest
 
 from tests.services.builders import ORGANIZER, snapshot
 from tests.services.penalty_builders import FLOOR, HEAD, give, judged_event, line_of
+from tests.snapshots import built
 from turnir.domain.penalties import AppealOutcome
 from turnir.domain.results import parse_result
 from turnir.errors import ForbiddenError, NotFoundError, UserError
@@ -76,10 +77,15 @@ def _staffed(db: Database, name: str, prefix: str, ids: dict[str, int]) -> int:
     return tid
 
 
-@pytest.fixture
-def two(db: Database) -> Two:
+def _two(db: Database) -> Two:
     ids: dict[str, int] = {}
     return Two(_staffed(db, "Кубок A", "a", ids), _staffed(db, "Кубок B", "b", ids), ids)
+
+
+@pytest.fixture
+def two(db: Database) -> Two:
+    """Two staffed tournaments, built once per process and database kind (tests.snapshots)."""
+    return built(db, "test_staff.two", _two)
 
 
 def _open_table(db: Database, tid: int) -> int:

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from starlette.routing import Route
 
 from tests.services.builders import ORGANIZER, event
+from tests.snapshots import built
 from tests.web.conftest import PASSWORD, Clients, add_account, csrf_of, log_in
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import find_account, make_hasher
@@ -323,6 +324,11 @@ class TwoTournaments:
 
 @pytest.fixture
 def two(web_db: Database) -> TwoTournaments:
+    """Built once per process (tests.snapshots), laid down in each test's database."""
+    return built(web_db, "test_authz.two", _two)
+
+
+def _two(web_db: Database) -> TwoTournaments:
     for r, login in LOGINS.items():
         if r is not Role.PLAYER:
             add_account(web_db, login, r)
