@@ -7,7 +7,8 @@ import pytest
 
 WHOLE_ON_POSTGRESQL = "test_db_cli.py"
 """The CLI is a thin layer over the services, whose tests run on both databases; on PostgreSQL
-only the whole-event CLI tests run (suite time: DEVELOPERS keeps the suite under 15 minutes)."""
+only the whole-event CLI tests run (suite time: the suite is to stay under 10 minutes on 2
+cores, issue 24)."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
