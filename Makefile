@@ -34,7 +34,7 @@ TEST_WORKERS ?= 2
 # images set it) each of them compiles turnir from source again (about 1 s each) and pytest
 # rewrites every test module again in each worker: the tests write their bytecode (into the
 # ignored __pycache__ folders) whatever the caller's environment says.
-unit test-repeat: export PYTHONDONTWRITEBYTECODE :=
+unit test-repeat test-dates: export PYTHONDONTWRITEBYTECODE :=
 
 unit: $(STAMP) system-deps
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
