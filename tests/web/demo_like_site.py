@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
 from tests.services.rating_builders import HEAD, finished_event
-from tests.web.conftest import PASSWORD, LiveServer, add_account, running, settings_for
+from tests.web.conftest import LiveServer, add_account, running, settings_for, sign_in
 from tests.web.pages_check import watch_csp
 from turnir.domain.model import Settings
 from turnir.domain.results import parse_result
@@ -145,11 +145,7 @@ def page_as(site: Site, browser: Any, role: str, size: str) -> Page:
             if message.type in ("error", "warning") else None)
         page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
         if role != "anonymous":
-            page.goto(f"{site.url}/login")
-            page.fill("input[name=login]", role)
-            page.fill("input[name=password]", PASSWORD)
-            page.click("form.card button[type=submit]")
-            expect(page.locator("form[action='/logout']")).to_be_visible()
+            sign_in(page, site.server, role)
         site.pages[key] = page
     return site.pages[key]
 

@@ -13,8 +13,7 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, event
-from tests.web.conftest import PASSWORD, LiveServer, add_account, log_in
-from tests.web.test_browser import login
+from tests.web.conftest import PASSWORD, LiveServer, add_account, log_in, sign_in
 from turnir.domain.model import StaffRole
 from turnir.services.accounts import AccountRole, list_accounts
 from turnir.services.judges import add_judge
@@ -146,7 +145,7 @@ def test_item4_browser_double_click_and_back_create_one(live_server: LiveServer,
         page = context.new_page()
         page.set_default_timeout(15_000)
         if script:
-            login(page, live_server, "org")
+            sign_in(page, live_server, "org")
         else:
             page.goto(f"{live_server.url}/login")
             page.fill("input[name=login]", "org")

@@ -396,13 +396,14 @@ def test_item13_the_accounts_page_in_a_browser(live_server: LiveServer, browser:
     and a drawn password, shown once, that the person then logs in with."""
     from playwright.sync_api import expect
 
+    from tests.web.conftest import sign_in
     from tests.web.test_browser import login, new_page
 
     add_account(live_server.db, "org", AccountRole.ORGANIZER)
     add_account(live_server.db, "anna", AccountRole.FLOOR_JUDGE)
     organizer, anna = new_page(browser), new_page(browser)
-    login(organizer, live_server, "org")
-    login(anna, live_server, "anna")
+    sign_in(organizer, live_server, "org")
+    sign_in(anna, live_server, "anna")
     organizer.on("dialog", lambda dialog: dialog.accept())
     organizer.goto(f"{live_server.url}/accounts")
     row = organizer.locator("#account-anna")
@@ -417,4 +418,4 @@ def test_item13_the_accounts_page_in_a_browser(live_server: LiveServer, browser:
     expect(shown).to_contain_text("Новый пароль для anna:")
     found = re.search(r"anna: (\S+) \(", shown.inner_text())
     assert found, shown.inner_text()
-    login(anna, live_server, "anna", found.group(1))
+    login(anna, live_server, "anna", found.group(1))  # through the form, with the new password

@@ -21,8 +21,8 @@ from sqlalchemy import update
 from tests.services.builders import ORGANIZER
 from tests.services.penalty_builders import FLOOR, HEAD, give, judged_event
 from tests.services.test_reports import players as player_accounts
-from tests.web.conftest import PASSWORD, LiveServer, log_in
-from tests.web.test_browser import PHONE, login, new_page
+from tests.web.conftest import PASSWORD, LiveServer, log_in, sign_in
+from tests.web.test_browser import PHONE, new_page
 from turnir.domain.results import parse_result
 from turnir.services.accounts import AccountRole, create_account, make_hasher
 from turnir.services.judges import JudgeRole, add_judge
@@ -202,7 +202,7 @@ def test_the_log_fits_a_desktop_and_a_phone(live_server: LiveServer, browser: An
                                             screens: Path) -> None:
     for name, size in (("desktop", {"width": 1366, "height": 900}), ("phone", PHONE)):
         page = new_page(browser, viewport=size)
-        login(page, live_server, "org")
+        sign_in(page, live_server, "org")
         page.goto(f"{live_server.url}/t/{day}/log")
         expect(page.locator("#log tbody tr").first).to_contain_text("Выдано пенальти")
         assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]

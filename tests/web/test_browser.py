@@ -50,6 +50,7 @@ def new_page(browser: Any, *, locale: str = "ru-RU", viewport: dict[str, int] = 
 
 
 def login(page: Page, server: LiveServer, login: str, password: str = PASSWORD) -> None:
+    """Signs in through the login form (two page loads)."""
     page.goto(f"{server.url}/login")
     page.fill("input[name=login]", login)
     page.fill("input[name=password]", password)

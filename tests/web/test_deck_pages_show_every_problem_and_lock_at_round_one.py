@@ -19,8 +19,8 @@ from tests.services.test_decks import BANNED, CARDS, HORDE, LEGAL, seed_catalogu
 from tests.services.test_reports import PASSWORD as PLAYER_PASSWORD
 from tests.services.test_reports import players
 from tests.web.conftest import Clients, LiveServer, add_account, csrf_of, log_in
+from tests.web.conftest import sign_in as browser_login
 from tests.web.pages_check import assert_fits
-from tests.web.test_browser import login as browser_login
 from tests.web.test_browser import new_page
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import AccountRole

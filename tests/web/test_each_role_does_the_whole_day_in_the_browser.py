@@ -30,9 +30,9 @@ from openpyxl import Workbook
 from playwright.sync_api import Locator, Page, expect
 
 from tests.services.builders import ORGANIZER, event
-from tests.web.conftest import PASSWORD, LiveServer, add_account
+from tests.web.conftest import PASSWORD, LiveServer, add_account, sign_in
 from tests.web.pages_check import assert_fits, assert_tap_targets
-from tests.web.test_browser import login, new_page
+from tests.web.test_browser import new_page
 from turnir.domain.results import parse_result
 from turnir.services import pages
 from turnir.services.accounts import AccountInfo, AccountRole, find_account, make_hasher
@@ -196,7 +196,7 @@ def _one_round(page: Page, click: Clicks, tid: int, number: int, tables: int) ->
 def _head_judge_rates(browser: Any, server: LiveServer, tid: int, winner: str) -> None:
     """The terms and the preview on a desktop, the submission from a phone."""
     desk = new_page(browser, viewport=DESKTOP)
-    login(desk, server, "glavsud")
+    sign_in(desk, server, "glavsud")
     fits(desk, "the head judge's home page")
     desk.goto(f"{server.url}/t/{tid}/rating")
     fits(desk, "the rating report")
@@ -215,7 +215,7 @@ def _head_judge_rates(browser: Any, server: LiveServer, tid: int, winner: str) -
     fits(desk, "the rating preview")
     desk.context.close()
     phone = new_page(browser, viewport=PHONE)
-    login(phone, server, "glavsud")
+    sign_in(phone, server, "glavsud")
     fits(phone, "the head judge's home page")
     phone.goto(f"{server.url}/t/{tid}/rating/terms")
     expect(phone.locator("input[name=professional_k]")).to_have_value("1,4")
@@ -241,7 +241,7 @@ def test_the_organizer_runs_the_day_with_15_clicks_a_round_and_the_head_judge_ra
     add_account(db, "floor", AccountRole.FLOOR_JUDGE)  # an account already on the site
     page = new_page(browser, viewport=DESKTOP)
     page.on("dialog", lambda dialog: dialog.accept())
-    login(page, live_server, "org")
+    sign_in(page, live_server, "org")
     fits(page, "the home page")
     click = Clicks(page)
     page.goto(f"{live_server.url}/new")
@@ -374,7 +374,7 @@ def test_a_floor_judge_on_a_phone_overrides_a_result_and_gives_a_penalty(
         report_result(db, tid, 1, line.table, parse_result(score), account=account)
     assert current_round(db, tid).round.pairing_at(line.table).result is not None
     judge = new_page(browser, viewport=PHONE)
-    login(judge, live_server, "floor")
+    sign_in(judge, live_server, "floor")
     fits(judge, "the floor judge's home page")
     click = Clicks(judge)
     judge.goto(f"{live_server.url}/t/{tid}/results")
@@ -407,7 +407,7 @@ def test_a_floor_judge_on_a_phone_overrides_a_result_and_gives_a_penalty(
     judge.context.close()
     # the player sees the judge's result on the card, and the penalty among theirs
     player = new_page(browser, viewport=PHONE)
-    login(player, live_server, f"igrok{line.a}")
+    sign_in(player, live_server, f"igrok{line.a}")
     player.wait_for_url(f"{live_server.url}/t/{tid}/me")
     expect(player.locator("#my-card")).to_contain_text("поражение 1-2")
     fits(player, "the player's card after the override")

@@ -12,8 +12,7 @@ from playwright.sync_api import Page
 
 from tests.services.builders import ORGANIZER, play_round
 from tests.services.penalty_builders import give, judged_event
-from tests.web.conftest import PASSWORD, LiveServer
-from tests.web.test_browser import login
+from tests.web.conftest import PASSWORD, LiveServer, sign_in
 from turnir.services.accounts import AccountRole, create_account, make_hasher
 from turnir.services.judges import JudgeRole, add_judge
 from turnir.services.tournaments import finish_tournament
@@ -65,7 +64,7 @@ def test_every_list_prints_without_the_site_around_it_and_fits_the_page(
     context = browser.new_context(locale="ru-RU", viewport=A4)
     page = context.new_page()
     page.set_default_timeout(15_000)
-    login(page, live_server, "org")
+    sign_in(page, live_server, "org")
     base = f"{live_server.url}/t/{tid}"
     for path in ("/pairings?round=1", "/pairings?round=2&by=name", "/standings", "/places",
                  "/rating", "/penalties"):

@@ -16,8 +16,8 @@ import pytest
 
 from tests.services.builders import ORGANIZER, event
 from tests.web.conftest import Clients, add_account, csrf_of
+from tests.web.conftest import sign_in as log_in_page
 from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
-from tests.web.test_browser import login as log_in_page
 from tests.web.test_browser import new_page
 from turnir.domain.accounts import AccountRole
 from turnir.formats.players_csv import PlayerLine

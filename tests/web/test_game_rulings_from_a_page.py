@@ -14,9 +14,9 @@ from playwright.sync_api import expect
 
 from tests.services.builders import ORGANIZER, event
 from tests.services.penalty_builders import give
-from tests.web.conftest import Clients, LiveServer, add_account, csrf_of
+from tests.web.conftest import Clients, LiveServer, add_account, csrf_of, sign_in
 from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
-from tests.web.test_browser import PHONE, login, new_page
+from tests.web.test_browser import PHONE, new_page
 from turnir.cli.penalty import parse_game
 from turnir.domain.penalties import CrystalCount
 from turnir.services.accounts import AccountRole
@@ -228,7 +228,7 @@ def test_the_head_judge_records_a_technical_result_from_a_phone(
         add_account(db, who, role)
     tid = _tournament(db, "Кубок решений", logins=True)
     desk = new_page(browser, viewport=DESKTOP)
-    login(desk, live_server, "head")
+    sign_in(desk, live_server, "head")
     desk.goto(f"{live_server.url}/t/{tid}/catalogue")
     assert_fits(desk, "the catalogue at 1366")
     assert_accessible(desk, "the catalogue")
@@ -237,7 +237,7 @@ def test_the_head_judge_records_a_technical_result_from_a_phone(
     desk.wait_for_url(f"**/t/{tid}/rulings")
     assert_fits(desk, "the rulings page at 1366")
     phone = new_page(browser, viewport=PHONE)
-    login(phone, live_server, "head")
+    sign_in(phone, live_server, "head")
     phone.goto(f"{live_server.url}/t/{tid}/rulings")
     assert_fits(phone, "the rulings page at 390")
     phone.fill("#a-silver", "много")

@@ -18,8 +18,8 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import expect
 
 from tests.services.rating_builders import ORGANIZER, finished_event
-from tests.web.conftest import Clients, LiveServer, add_account
-from tests.web.test_browser import DESKTOP, PHONE, login, new_page
+from tests.web.conftest import Clients, LiveServer, add_account, sign_in
+from tests.web.test_browser import DESKTOP, PHONE, new_page
 from turnir.services.accounts import AccountRole
 from turnir.services.judges import JudgeRole, add_judge
 from turnir.services.queries import audit_log
@@ -209,7 +209,7 @@ def test_browser_head_judge_sets_terms_previews_submits_on_desktop_and_phone(
     runs = ((DESKTOP | {"width": 1366}, "head", tid, "Анна"), (PHONE, "other", other, "Дина"))
     for viewport, judge, event_id, winner in runs:
         page = new_page(browser, viewport=viewport)
-        login(page, live_server, judge)
+        sign_in(page, live_server, judge)
         page.goto(f"{live_server.url}/t/{event_id}/rating")
         page.click("#rating-admin")
         expect(page.locator("h1")).to_contain_text("Рейтинг")

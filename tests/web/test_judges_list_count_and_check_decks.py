@@ -18,9 +18,9 @@ from tests.services.builders import ORGANIZER, event
 from tests.services.test_deck_checks import DECK, constructed
 from tests.services.test_reports import PASSWORD as PLAYER_PASSWORD
 from tests.services.test_reports import players
-from tests.web.conftest import Clients, LiveServer, add_account, csrf_of, log_in
+from tests.web.conftest import Clients, LiveServer, add_account, csrf_of, log_in, sign_in
 from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
-from tests.web.test_browser import PHONE, login, new_page
+from tests.web.test_browser import PHONE, new_page
 from turnir.domain.deck_lots import draw_by_lot
 from turnir.services.accounts import AccountRole
 from turnir.services.deck_checks import deck_checks_page, list_deck_checks
@@ -244,7 +244,7 @@ def test_the_judges_deck_pages_fit_a_phone(live_server: LiveServer, browser: Any
     db = live_server.db
     tid = _site(db)
     phone = new_page(browser, viewport=PHONE)
-    login(phone, live_server, "head")
+    sign_in(phone, live_server, "head")
     phone.goto(f"{live_server.url}/t/{tid}/decks")
     assert_fits(phone, "decks list 390")
     assert_tap_targets(phone, "decks list 390")
@@ -268,7 +268,7 @@ def test_the_judges_deck_pages_fit_a_phone(live_server: LiveServer, browser: Any
     assert_tap_targets(phone, "rulings with the crystal count 390")
     assert_accessible(phone, "rulings with the crystal count 390")
     desk = new_page(browser, viewport=DESKTOP)
-    login(desk, live_server, "floor")
+    sign_in(desk, live_server, "floor")
     desk.goto(f"{live_server.url}/t/{tid}/decks")
     assert_fits(desk, "decks list 1366")
     desk.goto(f"{live_server.url}/t/{tid}/rulings")

@@ -18,8 +18,8 @@ from playwright.sync_api import expect
 from tests.services.builders import ORGANIZER
 from tests.services.penalty_builders import FLOOR, HEAD, give, judged_event
 from tests.services.test_reports import players as player_accounts
-from tests.web.conftest import PASSWORD, Clients, LiveServer, csrf_of
-from tests.web.test_browser import PHONE, login, new_page
+from tests.web.conftest import PASSWORD, Clients, LiveServer, csrf_of, sign_in
+from tests.web.test_browser import PHONE, new_page
 from turnir.domain.penalties import GivenAt
 from turnir.domain.results import parse_result
 from turnir.formats.players_csv import PlayerLine
@@ -185,7 +185,7 @@ def test_the_log_and_the_penalties_page_fit_a_phone_as_stacked_entries_and_44px_
              note="очень длинное примечание судьи о том, что именно произошло за столом")
     for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page = new_page(browser, viewport=size)
-        login(page, live_server, "head")
+        sign_in(page, live_server, "head")
         page.goto(f"{live_server.url}/t/{tid}/log")
         expect(page.locator("#log tbody tr").first).to_be_visible()
         assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]

@@ -26,12 +26,12 @@ from sqlalchemy import event as sa_event
 from tests.services.builders import ORGANIZER, event
 from tests.web.conftest import (
     CSRF,
-    PASSWORD,
     LiveServer,
     add_account,
     log_in,
     running,
     settings_for,
+    sign_in,
 )
 from turnir.services.accounts import AccountRole
 from turnir.services.audit import change_stamp
@@ -245,11 +245,7 @@ def test_player_pages_update_without_reload_when_a_judge_enters_a_result_elsewhe
             "data-live", f"/t/{tid}/events")
         before = pages["standings"].locator("#live").inner_text()
         judge = new_page(browser, DESKTOP)
-        judge.goto(f"{a.url}/login")
-        judge.fill("input[name=login]", "judge")
-        judge.fill("input[name=password]", PASSWORD)
-        judge.click("form.card button[type=submit]")
-        expect(judge.locator("form[action='/logout']")).to_be_visible()
+        sign_in(judge, a, "judge")
         judge.goto(f"{a.url}/t/{tid}/results")
         row = judge.locator("#table-1")
         row.locator("input[name=score]").fill("2-0")

@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, event
-from tests.web.conftest import LiveServer, add_account
-from tests.web.test_browser import PHONE, login, new_page
+from tests.web.conftest import LiveServer, add_account, sign_in
+from tests.web.test_browser import PHONE, new_page
 from turnir.services.accounts import AccountRole
 from turnir.services.judges import JudgeRole, add_judge
 from turnir.services.rounds import start_round
@@ -72,7 +72,7 @@ def test_item3_manage_link_buttons_are_visible(live_server: LiveServer, browser:
     tid = event(live_server.db, 4)
     add_judge(live_server.db, tid, role=JudgeRole.ORGANIZER, login="org", actor=ORGANIZER)
     page = new_page(browser, locale="en-US", viewport=viewport)
-    login(page, live_server, "org")
+    sign_in(page, live_server, "org")
     page.goto(f"{live_server.url}/t/{tid}/manage")
     expect(page.locator("#p1 button", has_text="make a login")).to_be_visible()
     assert_readable(page, "main button", {"make a login", "drop", "check in"})
@@ -95,7 +95,7 @@ def test_item7_an_error_above_the_grid_goes_with_the_next_good_result(
     view = start_round(live_server.db, tid, actor=ORGANIZER)
     first, second = [line.table for line in view.round.pairings if line.b is not None][:2]
     page = new_page(browser, locale="en-US", viewport=viewport)
-    login(page, live_server, "judge")
+    sign_in(page, live_server, "judge")
     page.goto(f"{live_server.url}/t/{tid}/results")
     banner = page.locator("#messages .msg.error")
     # a bad score: the error is shown above the grid, the table stays open

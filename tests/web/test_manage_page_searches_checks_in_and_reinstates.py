@@ -14,8 +14,7 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, play_round
-from tests.web.conftest import LiveServer, add_account, log_in
-from tests.web.test_browser import login
+from tests.web.conftest import LiveServer, add_account, log_in, sign_in
 from turnir.domain.model import Settings
 from turnir.services.accounts import AccountRole
 from turnir.services.players import drop_player, list_players, register_player
@@ -50,7 +49,7 @@ def test_registration_in_the_browser(live_server: LiveServer, browser: Any,
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.on("dialog", lambda dialog: dialog.accept())
-    login(page, live_server, "org")
+    sign_in(page, live_server, "org")
     page.goto(f"{live_server.url}/t/{tid}/manage")
     # a players file with surname and given name columns, then one player by hand
     csv = tmp_path / "players.csv"

@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import expect
 
 from tests.services.builders import ORGANIZER, event, play_round
-from tests.web.conftest import PASSWORD, Clients, LiveServer, add_account, csrf_of, log_in
+from tests.web.conftest import PASSWORD, Clients, LiveServer, add_account, csrf_of, log_in, sign_in
 from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
-from tests.web.test_browser import PHONE, login, new_page
+from tests.web.test_browser import PHONE, new_page
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import AccountRole, create_account, find_account, make_hasher
 from turnir.services.demo import DEMO_NAME, seed_accounts, seed_tournaments
@@ -52,7 +52,7 @@ def test_organizer_finds_kovalev_by_kovalev_makes_him_floor_judge_who_penalises_
     create_account(db, login="pkov", name="Пётр Ковалёв", password=PASSWORD,
                    role=AccountRole.FLOOR_JUDGE, actor="test", hasher=make_hasher(fast=True))
     org = new_page(browser, viewport=DESKTOP)
-    login(org, live_server, "org")
+    sign_in(org, live_server, "org")
     org.goto(f"{live_server.url}/new")
     org.fill("input[name=name]", "Кубок судей")
     org.click("main form button[type=submit]")
@@ -74,7 +74,7 @@ def test_organizer_finds_kovalev_by_kovalev_makes_him_floor_judge_who_penalises_
     start_round(db, tid, actor=ORGANIZER)
 
     judge = new_page(browser, viewport=PHONE)                  # its own browser context
-    login(judge, live_server, "pkov")
+    sign_in(judge, live_server, "pkov")
     judge.goto(f"{live_server.url}/t/{tid}/penalties/give")
     assert_fits(judge, "giving a penalty at 390")
     judge.locator("#pick-player a", has_text="Игрок 1").first.click()

@@ -12,9 +12,9 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.services.draft_builders import draft_event
-from tests.web.conftest import Clients, LiveServer, add_account
+from tests.web.conftest import Clients, LiveServer, add_account, sign_in
 from tests.web.pages_check import assert_fits, assert_tap_targets
-from tests.web.test_browser import PHONE, login, new_page
+from tests.web.test_browser import PHONE, new_page
 from turnir.domain.accounts import AccountRole
 from turnir.domain.model import StaffRole
 from turnir.services.draft_setup import draft_plan, draft_seating
@@ -107,7 +107,7 @@ def test_d2_the_draft_page_at_1366_and_390_px_with_htmx(
     add_judge(web_db, phone, role=StaffRole.ORGANIZER, login="boss", actor="test")
     for tid, viewport, tag in ((desk, DESKTOP, "1366"), (phone, PHONE, "390")):
         page = new_page(browser, viewport=viewport)
-        login(page, live_server, "boss")
+        sign_in(page, live_server, "boss")
         _walk(page, live_server, tid, screens, tag)
         page.context.close()
     for tid in (desk, phone):

@@ -20,9 +20,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tests.services.rating_builders import HEAD, ORGANIZER, finished_event
-from tests.web.conftest import LiveServer, add_account, log_in
+from tests.web.conftest import LiveServer, add_account, log_in, sign_in
 from tests.web.pages_check import TAP, assert_fits
-from tests.web.test_browser import DESKTOP, PHONE, login, new_page
+from tests.web.test_browser import DESKTOP, PHONE, new_page
 from turnir.domain.model import Settings
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import AccountRole
@@ -137,7 +137,7 @@ def test_phone_header_two_rows_and_list_links_and_check_boxes_are_44_px(
     add_judge(db, done, role=JudgeRole.ORGANIZER, login="org", actor=ORGANIZER)
     tid = running_with_top(db)
     page = new_page(browser, viewport=PHONE)
-    login(page, live_server, "org")
+    sign_in(page, live_server, "org")
     checks = {"/": "table.tournaments td a", f"/t/{tid}": "main p > a[href$='/pairings']",
               f"/t/{tid}/projector": ".proj-exit a", f"/t/{done}/rating": "main a",
               f"/t/{tid}/penalties": "main p a",
@@ -160,7 +160,7 @@ def test_phone_header_two_rows_and_list_links_and_check_boxes_are_44_px(
                           ".map(b => b.getBoundingClientRect().height)")
     assert boxes and min(boxes) >= 24, boxes
     desk = new_page(browser, viewport=DESKTOP)
-    login(desk, live_server, "org")
+    sign_in(desk, live_server, "org")
     for path in ("/", f"/t/{done}/rating", f"/ratings/players/{find_person(db, NAMES[0]).id}"):
         desk.goto(live_server.url + path)
         assert_fits(desk)

@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 
 from tests.services.builders import ORGANIZER
 from tests.services.penalty_builders import FLOOR, judged_event
-from tests.web.conftest import PASSWORD, LiveServer
-from tests.web.test_browser import PHONE, login, new_page
+from tests.web.conftest import PASSWORD, LiveServer, sign_in
+from tests.web.test_browser import PHONE, new_page
 from turnir.services.accounts import AccountRole, create_account, make_hasher
 from turnir.services.common import RulesLevel
 from turnir.services.judges import JudgeRole, add_judge
@@ -31,7 +31,7 @@ def test_a_judge_gives_a_match_loss_from_a_phone(live_server: LiveServer,
     expect(row).to_contain_text("0-0-0")
 
     page = new_page(browser, viewport=PHONE)
-    login(page, live_server, "floor")
+    sign_in(page, live_server, "floor")
     page.goto(f"{live_server.url}/t/{tid}/penalties/give")
     page.locator("#pick-player a", has_text="Игрок 01").click()          # tap 1: the player
     page.locator("#pick-reason a[data-code=slow_play]").click()           # tap 2: the reason

@@ -12,8 +12,8 @@ from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER
 from tests.services.penalty_builders import FLOOR, HEAD, give, judged_event
-from tests.web.conftest import PASSWORD, LiveServer
-from tests.web.test_browser import PHONE, login, new_page
+from tests.web.conftest import PASSWORD, LiveServer, sign_in
+from tests.web.test_browser import PHONE, new_page
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import AccountRole, create_account, make_hasher
 from turnir.services.judges import JudgeRole, add_judge
@@ -55,7 +55,7 @@ def test_item12_the_penalty_report_is_html(live_server: LiveServer, browser: Any
     tid = _event(live_server.db)
     base = f"{live_server.url}/t/{tid}/penalties"
     page = new_page(browser, viewport=WIDE)
-    login(page, live_server, "head")
+    sign_in(page, live_server, "head")
     page.goto(f"{base}/report")
     report = page.locator("#report")
     expect(report.locator("h2")).to_have_text("Пенальти: Кубок судей")
@@ -86,7 +86,7 @@ def test_item12_the_penalty_report_is_html(live_server: LiveServer, browser: Any
     assert "Игрок <i>09</i> \\| Тест" in body
 
     phone = new_page(browser, viewport=PHONE)
-    login(phone, live_server, "floor")
+    sign_in(phone, live_server, "floor")
     phone.goto(f"{base}/report")
     expect(phone.locator("#report table#report-given")).to_be_visible()
     width = phone.evaluate("document.querySelector('#report').getBoundingClientRect().right")
@@ -100,7 +100,7 @@ def test_item12_one_word_for_penalties_on_the_judges_pages(live_server: LiveServ
     person = list_players(live_server.db, tid)[0].person_id
     base = f"{live_server.url}/t/{tid}"
     page = new_page(browser, viewport=PHONE)
-    login(page, live_server, "head")
+    sign_in(page, live_server, "head")
     for url in (base, f"{base}/penalties", f"{base}/penalties/give",
                 f"{base}/penalties/give?player=2",
                 f"{base}/penalties/give?player=2&reason=slow_play",

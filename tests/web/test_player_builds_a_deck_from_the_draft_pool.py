@@ -12,9 +12,9 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.services.test_draft_decks import draft_event
-from tests.web.conftest import Clients, LiveServer, add_account
+from tests.web.conftest import Clients, LiveServer, add_account, sign_in
 from tests.web.pages_check import assert_fits, assert_tap_targets
-from tests.web.test_browser import PHONE, login, new_page
+from tests.web.test_browser import PHONE, new_page
 from turnir.domain.accounts import AccountRole
 from turnir.domain.model import StaffRole
 from turnir.services.cards import card_catalogue
@@ -160,7 +160,7 @@ def test_walk_through_pool_and_replacements_at_both_widths(
     people(live_server.db, tid)
     for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page = new_page(browser, viewport=viewport)
-        login(page, live_server, "ivan")
+        sign_in(page, live_server, "ivan")
         page.goto(f"{live_server.url}/t/{tid}/draft/pool")
         boxes = page.locator("input[name=card]")
         expect(boxes).to_have_count(28)
@@ -178,7 +178,7 @@ def test_walk_through_pool_and_replacements_at_both_widths(
         page.screenshot(path=str(screens / f"issue14-pool-saved-{name}.png"))
         page.context.close()
     judge = new_page(browser, viewport=PHONE)
-    login(judge, live_server, "floor")
+    sign_in(judge, live_server, "floor")
     judge.goto(f"{live_server.url}/t/{tid}/draft/replacements")
     expect(judge.locator("#replacement-form")).to_be_visible()
     assert_fits(judge, "replacements phone")

@@ -14,9 +14,9 @@ from playwright.sync_api import expect
 
 from tests.services.builders import ORGANIZER
 from tests.services.test_game_age import AT, a_format, starter_event
-from tests.web.conftest import PASSWORD, Clients, LiveServer, add_account
+from tests.web.conftest import PASSWORD, Clients, LiveServer, add_account, sign_in
 from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
-from tests.web.test_browser import PHONE, login, new_page
+from tests.web.test_browser import PHONE, new_page
 from turnir.domain.accounts import AccountRole
 from turnir.services.accounts import find_account
 from turnir.services.deck_formats import set_tournament_format
@@ -159,7 +159,7 @@ def test_a_player_enters_from_the_phone_and_the_page_fits(live_server: LiveServe
     player_account(db, "ivan", "Иван Игроков", 12)
     for viewport in (DESKTOP, PHONE):
         page = new_page(browser, viewport=viewport)
-        login(page, live_server, "ivan")
+        sign_in(page, live_server, "ivan")
         page.goto(f"{live_server.url}/t/{tid}")
         _look(page, f"before, {viewport['width']}")
         if viewport is PHONE:

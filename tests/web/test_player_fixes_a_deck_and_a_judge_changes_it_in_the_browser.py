@@ -17,9 +17,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, event, play_round
-from tests.web.conftest import LiveServer, add_account
+from tests.web.conftest import LiveServer, add_account, sign_in
 from tests.web.pages_check import assert_accessible, assert_tap_targets
-from tests.web.test_browser import login, new_page
+from tests.web.test_browser import new_page
 from turnir.services import pages
 from turnir.services.accounts import AccountRole, make_hasher
 from turnir.services.cards import load_sample_cards
@@ -83,7 +83,7 @@ def _player(browser: Any, server: LiveServer, tid: int, viewport: dict[str, int]
     made = pages.make_player_login(server.db, tid, 1, actor=ORGANIZER,
                                    hasher=make_hasher(fast=True))
     page = new_page(browser, viewport=viewport)
-    login(page, server, made.login, made.password)
+    sign_in(page, server, made.login, made.password)
     return page
 
 
@@ -126,7 +126,7 @@ def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
     player.screenshot(path=str(shots / "deck-legal-390.png"), full_page=True)
 
     org = new_page(browser, viewport=DESKTOP)
-    login(org, live_server, "org")
+    sign_in(org, live_server, "org")
     org.goto(f"{live_server.url}/t/{tid}/manage")
     expect(org.locator("#decks-state")).to_contain_text("Без допустимой колоды (7)")
     expect(org.locator("#no-legal-deck")).not_to_contain_text("Игрок 01")
@@ -142,7 +142,7 @@ def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
     player.screenshot(path=str(shots / "deck-locked-390.png"), full_page=True)
 
     judge = new_page(browser, viewport=DESKTOP)
-    login(judge, live_server, "judge")
+    sign_in(judge, live_server, "judge")
     judge.goto(f"{live_server.url}/t/{tid}/decks/1/edit")
     expect(judge.locator("#judge-note")).to_contain_text("решение судьи")
     judge.fill("#deck-text", judge.input_value("#deck-text").replace("3 Степной орёл\n", ""))

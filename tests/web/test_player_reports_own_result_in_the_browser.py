@@ -14,8 +14,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER
-from tests.web.conftest import LiveServer, add_account
-from tests.web.test_browser import PHONE, _open_table, _player_login, login, new_page
+from tests.web.conftest import LiveServer, add_account, sign_in
+from tests.web.test_browser import PHONE, _open_table, _player_login, new_page
 from turnir.domain.model import Pairing, Settings, Stage
 from turnir.domain.results import MatchEnding, MatchOutcome, MatchResult
 from turnir.domain.tournament import check_result_change
@@ -36,12 +36,12 @@ def _players(server: LiveServer, browser: Any) -> tuple[int, int, Page, Page, li
     line = current_round(server.db, tid).round.pairing_at(table)
     assert line.b is not None
     org = new_page(browser, locale="en-US")
-    login(org, server, "org")
+    sign_in(org, server, "org")
     opened = [org]
     for number in (line.a, line.b):
         name, password = _player_login(org, server, tid, number)
         page = new_page(browser, locale="en-US", viewport=PHONE)
-        login(page, server, name, password)
+        sign_in(page, server, name, password)
         page.goto(f"{server.url}/t/{tid}")
         expect(page.locator("#my-match")).to_contain_text(f"Table {table}")
         opened.append(page)

@@ -15,9 +15,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, event
-from tests.web.conftest import PASSWORD, Clients, LiveServer, add_account, csrf_of, log_in
+from tests.web.conftest import PASSWORD, Clients, LiveServer, add_account, csrf_of, log_in, sign_in
 from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
-from tests.web.test_browser import DESKTOP, PHONE, ROOT, login, new_page
+from tests.web.test_browser import DESKTOP, PHONE, ROOT, new_page
 from turnir.domain.results import parse_result
 from turnir.services import pages
 from turnir.services.accounts import AccountRole, make_hasher
@@ -50,18 +50,16 @@ def _table(server: LiveServer) -> tuple[int, int, int, int]:
 
 def _player(browser: Any, server: LiveServer, tid: int, number: int, *,
             javascript: bool = True, viewport: dict[str, int] = PHONE) -> Page:
-    """Player ``number`` logged in from the login page (nothing asked for: ``next`` is /)."""
+    """Player ``number`` signed in with the login the organizer made, landed where the login
+    form lands a player (its match card; the form itself is walked by each role's day)."""
     made = pages.make_player_login(server.db, tid, number, actor=ORGANIZER,
                                    hasher=make_hasher(fast=True))
     context = browser.new_context(locale="ru-RU", viewport=viewport,
                                   java_script_enabled=javascript)
     page: Page = context.new_page()
     page.set_default_timeout(15_000)
-    page.goto(f"{server.url}/login")
-    page.fill("input[name=login]", made.login)
-    page.fill("input[name=password]", made.password)
-    page.click("form.card button[type=submit]")
-    page.wait_for_url(f"{server.url}/t/{tid}/me")
+    sign_in(page, server, made.login, made.password)
+    assert page.url == f"{server.url}/t/{tid}/me"
     return page
 
 
@@ -125,7 +123,7 @@ def test_a_dispute_with_a_comment_shows_on_the_judges_grid(live_server: LiveServ
     expect(pa.locator(CARD)).to_have_attribute("data-state", "disputed")  # refreshed by itself
     expect(pa.locator(f"{CARD} .theirs-comment")).to_contain_text("вторую партию выиграл я")
     judge = new_page(browser, viewport=PHONE)
-    login(judge, live_server, "judge")
+    sign_in(judge, live_server, "judge")
     judge.goto(f"{live_server.url}/t/{tid}/results")
     expect(judge.locator(f"#table-{table} [data-state=disputed]")).to_be_visible()
     reports = audit_log(live_server.db, tid, action="report.submit")
@@ -166,7 +164,7 @@ def test_a_player_leaves_after_confirming_without_javascript_and_is_not_paired_n
     add_account(live_server.db, "org", AccountRole.ORGANIZER)
     add_judge(live_server.db, tid, role=JudgeRole.ORGANIZER, login="org", actor=ORGANIZER)
     org = new_page(browser, viewport=PHONE)
-    login(org, live_server, "org")
+    sign_in(org, live_server, "org")
     org.goto(f"{live_server.url}/t/{tid}/manage")
     expect(org.locator(f"#p{a}")).to_contain_text("выбыл")
     for page in (pa, org):

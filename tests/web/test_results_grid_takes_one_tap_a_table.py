@@ -14,8 +14,8 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.services.builders import ORGANIZER, event, play_round, snapshot
-from tests.web.conftest import CSRF, PASSWORD, Clients, LiveServer, add_account
-from tests.web.test_browser import PHONE, login, new_page
+from tests.web.conftest import CSRF, PASSWORD, Clients, LiveServer, add_account, sign_in
+from tests.web.test_browser import PHONE, new_page
 from turnir.domain.results import MatchResult
 from turnir.services.accounts import AccountInfo, AccountRole, create_account, make_hasher
 from turnir.services.judges import JudgeRole, add_judge
@@ -60,7 +60,7 @@ def _grid(server: LiveServer, browser: Any, players: int, viewport: dict[str, in
     """``_judged``, and the judge's results page open in Chromium."""
     tid, tables = _judged(server.db, players)
     page = new_page(browser, viewport=viewport)
-    login(page, server, "judge")
+    sign_in(page, server, "judge")
     page.goto(f"{server.url}/t/{tid}/results")
     return tid, tables, page
 
@@ -365,7 +365,7 @@ def test_on_a_phone_a_long_comment_shows_two_lines_until_tapped(live_server: Liv
     report_result(db, tid, 1, one.table, MatchResult.played(2, 1),
                   account=_player(db, tid, one.b), comment=words)
     page = new_page(browser, viewport=PHONE)
-    login(page, live_server, "floor")
+    sign_in(page, live_server, "floor")
     page.goto(f"{live_server.url}/t/{tid}/results")
     said = page.locator(f"#table-{one.table} .said")
     expect(said).to_contain_text("пишет судье")

@@ -13,8 +13,8 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, event, play_round
-from tests.web.conftest import LiveServer, add_account
-from tests.web.test_browser import login, new_page
+from tests.web.conftest import LiveServer, add_account, sign_in
+from tests.web.test_browser import new_page
 from turnir.services.accounts import AccountRole
 from turnir.services.judges import JudgeRole, add_judge
 from turnir.services.players import check_in, list_players
@@ -97,7 +97,7 @@ def test_the_wizard_runs_swiss_top_and_finish_and_leaves_out_the_unchecked(
     for number in range(1, 21):  # Игрок 21 never checks in: 20 play, 10 tables
         check_in(db, tid, number, actor=ORGANIZER)
     page = new_page(browser, viewport=DESKTOP)
-    login(page, live_server, "org")
+    sign_in(page, live_server, "org")
     page.goto(f"{live_server.url}/t/{tid}/manage")
     # item 6: the wizard names who did not check in before pairing
     expect(page.locator("#unchecked")).to_have_text("Игрок 21")
@@ -150,7 +150,7 @@ def test_the_clock_pauses_resumes_and_gets_time_on_a_players_page_on_a_phone(
     tid = _organizer(live_server, 8, rounds=3, name="Вечерний турнир")
     check_in(db, tid, 1, actor=ORGANIZER)  # check-in has started: 7 are left out...
     org = new_page(browser, viewport=PHONE)
-    login(org, live_server, "org")
+    sign_in(org, live_server, "org")
     org.goto(f"{live_server.url}/t/{tid}/manage")
     expect(org.locator("#unchecked")).to_contain_text("Игрок 08")
     fits(org)
@@ -165,14 +165,14 @@ def test_the_clock_pauses_resumes_and_gets_time_on_a_players_page_on_a_phone(
     person = next(p.person_id for p in list_players(db, tid) if p.number == 3)
     add_account(db, "igrok3", AccountRole.PLAYER, person_id=person)
     player = new_page(browser, viewport=PHONE)
-    login(player, live_server, "igrok3")
+    sign_in(player, live_server, "igrok3")
     player.goto(f"{live_server.url}/t/{tid}")
     expect(player.locator(".timer")).not_to_have_class(re.compile("paused"))
     # the head judge pauses it from the judges' results page
     add_account(db, "head", AccountRole.HEAD_JUDGE)
     add_judge(db, tid, role=JudgeRole.HEAD_JUDGE, login="head", actor=ORGANIZER)
     head = new_page(browser, viewport=PHONE)
-    login(head, live_server, "head")
+    sign_in(head, live_server, "head")
     head.goto(f"{live_server.url}/t/{tid}/results")
     head.click("#clock-pause")
     expect(head.locator(".timer.paused")).to_be_visible()

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import expect
 
 from tests.services.test_game_age import a_format
-from tests.web.conftest import LiveServer, add_account, csrf_of, log_in
-from tests.web.test_browser import PHONE, login, new_page
+from tests.web.conftest import LiveServer, add_account, csrf_of, log_in, sign_in
+from tests.web.test_browser import PHONE, new_page
 from turnir.clock import ManualClock
 from turnir.domain.accounts import AccountRole
 from turnir.formats.players_csv import PlayerLine
@@ -134,7 +134,7 @@ def test_browser_an_organizer_adds_the_daily_schedule_on_a_phone_and_a_desktop(
     add_account(live_server.db, "org", AccountRole.ORGANIZER)
     for number, viewport in enumerate((PHONE, DESKTOP), start=1):
         page = new_page(browser, viewport=viewport)
-        login(page, live_server, "org")
+        sign_in(page, live_server, "org")
         if viewport == PHONE:  # on a phone the header folds the link under «Ещё»
             page.click("nav.site details.site-more > summary")
         page.click("nav.site a[href='/schedules']:visible")

@@ -13,8 +13,8 @@ from fastapi import FastAPI
 from playwright.sync_api import expect
 
 from tests.services.test_backup import every_row
-from tests.web.conftest import Clients, LiveServer, add_account
-from tests.web.test_browser import PHONE, login, new_page
+from tests.web.conftest import Clients, LiveServer, add_account, sign_in
+from tests.web.test_browser import PHONE, new_page
 from turnir.services import backup
 from turnir.services.accounts import AccountRole
 from turnir.services.demo import seed_tournaments
@@ -56,7 +56,7 @@ def test_the_backup_page_in_chromium_on_a_desktop_and_a_phone(
     add_account(live_server.db, "org", AccountRole.ORGANIZER)
     for viewport, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
         page = new_page(browser, viewport=viewport)
-        login(page, live_server, "org")
+        sign_in(page, live_server, "org")
         page.goto(f"{live_server.url}/backup")
         expect(page.locator("h1")).to_have_text("Резервная копия")
         expect(page.locator("#backup-download")).to_have_text("Скачать резервную копию")

@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 from turnir.services import login_limits
 from turnir.services.accounts import AccountInfo, AccountRole, close_session, open_session
 from turnir.services.landing import staff_landing
+from turnir.services.common import Database
 from turnir.web.deps import StateDep, VisitorDep, WebState, done, render, require_csrf, rotate_csrf
 from turnir.web.public import safe_next
 from turnir.web.security import SESSION_COOKIE, client_address, cookie_secure
@@ -25,13 +26,13 @@ def sign_in(state: WebState, login: str, password: str, address: str) -> tuple[A
     return account, open_session(state.db, account, lifetime=state.session_lifetime)
 
 
-def _landing(state: WebState, account: AccountInfo) -> str:
+def landing(db: Database, account: AccountInfo) -> str:
     """Where a login without a ``next`` lands (issue 12): a player on their current match;
     staff on the tournament they work at now (the newest running one where the account is on
     the staff: its organizers on Manage, its judges on the results grid); else the home page."""
     if account.role is AccountRole.PLAYER:
         return "/me"
-    found = staff_landing(state.db, account.id)
+    found = staff_landing(db, account.id)
     if found is None:
         return "/"
     page = "manage" if found.organizer else "results"
@@ -57,7 +58,7 @@ def login(request: Request, state: StateDep, visitor: VisitorDep,
         close_session(state.db, visitor.session_token)  # the browser's previous login
     target = safe_next(next)
     if target == "/":
-        target = _landing(state, account)
+        target = landing(state.db, account)
     response = done(request, target)
     response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="lax",
                         secure=cookie_secure(request, state.settings), path="/",

@@ -497,12 +497,17 @@ def test_rule_S5_bye_player_between_the_two_of_a_pair() -> None:
 
 def smallest_largest_difference(entrants: Sequence[SwissEntrant]) -> int:
     """The smallest possible largest difference of a pairing without rematches and with the bye
-    on the lowest eligible score: a bottleneck search with plain cardinality matchings."""
+    on the lowest eligible score: a bottleneck search with plain cardinality matchings. The
+    players are taken in order of points, so the pairs within ``limit`` of a player are the
+    window after it (no test of every pair: 2,000 players are 2 million pairs a step)."""
+    import bisect
+
     import rustworkx as rx
 
-    people = sorted(entrants, key=lambda x: x.player)
+    people = sorted(entrants, key=lambda x: (x.points, x.player))
+    points = [x.points for x in people]
     n = len(people)
-    eligible = [x.points for x in people if x.bye_eligible] or [x.points for x in people]
+    eligible = [x.points for x in people if x.bye_eligible] or points
     bye_points = min(eligible)
     pool = [k for k, x in enumerate(people)
             if x.points == bye_points and (x.bye_eligible or not any(y.bye_eligible
@@ -511,11 +516,10 @@ def smallest_largest_difference(entrants: Sequence[SwissEntrant]) -> int:
     def feasible(limit: int) -> bool:
         graph: rx.PyGraph[None, int] = rx.PyGraph()
         graph.add_nodes_from([None] * (n + n % 2))
-        for a in range(n):
-            for b in range(a + 1, n):
-                x, y = people[a], people[b]
-                if (abs(x.points - y.points) <= limit and y.player not in x.opponents
-                        and x.player not in y.opponents):
+        for a, x in enumerate(people):
+            for b in range(a + 1, bisect.bisect_right(points, x.points + limit)):
+                y = people[b]
+                if y.player not in x.opponents and x.player not in y.opponents:
                     graph.add_edge(a, b, 1)
         if n % 2:
             for a in pool:
@@ -523,8 +527,13 @@ def smallest_largest_difference(entrants: Sequence[SwissEntrant]) -> int:
         matched = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
         return 2 * len(matched) == n + n % 2
 
-    candidates = sorted({abs(x.points - y.points) for x in people for y in people})
-    low, high = 0, len(candidates) - 1
+    values = sorted(set(points))
+    candidates = sorted({b - a for k, a in enumerate(values) for b in values[k:]})
+    # the answer is small: gallop up from the smallest limits (dense graphs are slow to match),
+    # then bisect between the last limit too small and the first one enough
+    low, high = 0, min(1, len(candidates) - 1)
+    while high < len(candidates) - 1 and not feasible(candidates[high]):
+        low, high = high + 1, min(2 * high + 1, len(candidates) - 1)
     while low < high:
         mid = (low + high) // 2
         if feasible(candidates[mid]):
