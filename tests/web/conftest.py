@@ -68,6 +68,18 @@ def csrf_of(client: TestClient, path: str = "/login") -> str:
     return found.group(1)
 
 
+SCREENSHOTS = os.environ.get("TURNIR_SCREENSHOTS") == "1"
+"""``TURNIR_SCREENSHOTS=1``: the browser tests save their screenshots in ``docs/screenshots``."""
+
+
+def shoot(target: Any, path: str | Path, **options: Any) -> None:
+    """A screenshot of ``target`` (a page or a locator) at ``path``, for people to look at:
+    taken with ``TURNIR_SCREENSHOTS=1`` only. Nothing in the suite reads one, and a full-page
+    screenshot costs Chromium about 0.2 s of CPU (60 of them a run)."""
+    if SCREENSHOTS:
+        target.screenshot(path=str(path), **options)
+
+
 def sign_in(page: Any, server: LiveServer, login: str, password: str = PASSWORD) -> None:
     """Signs ``login`` in on ``page``'s browser as the login form would, and lands where the
     form lands (``turnir.web.auth.landing``): the password checked, a session opened, its

@@ -21,7 +21,7 @@ from sqlalchemy import update
 from tests.services.builders import ORGANIZER
 from tests.services.penalty_builders import FLOOR, HEAD, give, judged_event
 from tests.services.test_reports import players as player_accounts
-from tests.web.conftest import PASSWORD, LiveServer, log_in, sign_in
+from tests.web.conftest import PASSWORD, LiveServer, log_in, shoot, sign_in
 from tests.web.test_browser import PHONE, new_page
 from turnir.domain.results import parse_result
 from turnir.services.accounts import AccountRole, create_account, make_hasher
@@ -206,5 +206,5 @@ def test_the_log_fits_a_desktop_and_a_phone(live_server: LiveServer, browser: An
         page.goto(f"{live_server.url}/t/{day}/log")
         expect(page.locator("#log tbody tr").first).to_contain_text("Выдано пенальти")
         assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
-        page.screenshot(path=screens / f"audit-log-{name}.png")
+        shoot(page, screens / f"audit-log-{name}.png")
         page.context.close()

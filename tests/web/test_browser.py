@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, event
-from tests.web.conftest import PASSWORD, LiveServer, add_account
+from tests.web.conftest import PASSWORD, LiveServer, add_account, shoot
 from turnir.domain.results import parse_result
 from turnir.services.accounts import AccountRole
 from turnir.services.judges import JudgeRole, add_judge
@@ -109,7 +109,7 @@ def test_an_organizer_runs_a_16_player_tournament(live_server: LiveServer, brows
         expect(page.locator(f"#p{number} button", has_text="present")).to_be_visible()
     page.click("#check-in-all")
     expect(page.locator("#player-list button", has_text="present")).to_have_count(16)
-    page.screenshot(path=str(shots / "manage.png"), full_page=True)
+    shoot(page, str(shots / "manage.png"), full_page=True)
     # 2 Swiss rounds, then the top of 4: each paired with the wizard
     for number, tables in ((1, 8), (2, 8), (3, 2), (4, 1)):
         page.goto(f"{live_server.url}/t/{tid}/manage")
@@ -130,7 +130,7 @@ def test_an_organizer_runs_a_16_player_tournament(live_server: LiveServer, brows
         expect(page.locator(".timer .clock")).to_have_text(re.compile(r"^4[45]:\d\d$"))
         phone_pages(browser, live_server, tid, shots)
         assert record_round(page, "2-0") == tables
-        page.screenshot(path=str(shots / "results.png"), full_page=True)
+        shoot(page, str(shots / "results.png"), full_page=True)
     page.goto(f"{live_server.url}/t/{tid}/manage")
     page.click("#finish")
     page.click("#finish-confirm")  # issue 12 item 8: finishing asks for confirmation
@@ -140,16 +140,16 @@ def test_an_organizer_runs_a_16_player_tournament(live_server: LiveServer, brows
     first = t.player(t.final_places()[0]).name
     expect(page.locator("table.places tbody tr").first).to_contain_text(first)
     assert get_tournament(live_server.db, tid).info.status.value == "finished"
-    page.screenshot(path=str(shots / "places.png"), full_page=True)
+    shoot(page, str(shots / "places.png"), full_page=True)
     page.goto(f"{live_server.url}/t/{tid}/top")
     # the bracket names a player with their number (issue 14: two players may share a name)
     expect(page.locator(".champion .slot.won")).to_have_text(f"{first} #{t.final_places()[0]}")
-    page.screenshot(path=str(shots / "top.png"), full_page=True)
+    shoot(page, str(shots / "top.png"), full_page=True)
     page.goto(f"{live_server.url}/t/{tid}/standings")
     expect(page.locator("table.standings tbody tr")).to_have_count(16)
     tooltip = page.locator("th[data-tiebreak=quality_of_wins] abbr").get_attribute("title")
     assert tooltip and "T-1" in tooltip
-    page.screenshot(path=str(shots / "standings.png"), full_page=True)
+    shoot(page, str(shots / "standings.png"), full_page=True)
     page.context.close()
 
 
@@ -159,12 +159,12 @@ def phone_pages(browser: Any, server: LiveServer, tid: int, shots: Path) -> None
     phone.goto(f"{server.url}/t/{tid}/pairings")
     expect(phone.locator("h2").first).to_contain_text("Тур 2")
     expect(phone.locator(".timer")).to_be_visible()
-    phone.screenshot(path=str(shots / "pairings-phone.png"), full_page=True)
+    shoot(phone, str(shots / "pairings-phone.png"), full_page=True)
     phone.goto(f"{server.url}/t/{tid}/find")
     phone.fill("input[name=name]", "котова")
     phone.click("form.card button")
     expect(phone.locator(".found .table-no")).to_be_visible()
-    phone.screenshot(path=str(shots / "find-phone.png"), full_page=True)
+    shoot(phone, str(shots / "find-phone.png"), full_page=True)
     phone.context.close()
 
 
@@ -210,7 +210,7 @@ def test_players_report_and_confirm_and_a_judge_overrides(live_server: LiveServe
     expect(a.locator("#my-card")).to_contain_text("Waiting for your opponent")
     b.reload()
     expect(b.locator("#my-match")).to_contain_text("Your opponent reported 1-2")
-    b.screenshot(path=str(shots / "report-phone.png"), full_page=True)
+    shoot(b, str(shots / "report-phone.png"), full_page=True)
     b.click("#my-card button.confirm")
     expect(b.locator("#my-card")).to_contain_text("recorded")
     assert current_round(live_server.db, tid).round.pairing_at(table).result is not None

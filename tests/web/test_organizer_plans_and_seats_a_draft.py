@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.services.draft_builders import draft_event
-from tests.web.conftest import Clients, LiveServer, add_account, sign_in
+from tests.web.conftest import Clients, LiveServer, add_account, shoot, sign_in
 from tests.web.pages_check import assert_fits, assert_tap_targets
 from tests.web.test_browser import PHONE, new_page
 from turnir.domain.accounts import AccountRole
@@ -96,7 +96,7 @@ def _walk(page: Any, server: LiveServer, tid: int, shots: Path, tag: str) -> Non
     assert page.url.endswith(f"/t/{tid}/draft")
     assert_fits(page, f"draft setup {tag}")
     assert_tap_targets(page, f"draft setup {tag}")
-    page.screenshot(path=str(shots / f"issue14-draft-setup-{tag}.png"), full_page=True)
+    shoot(page, str(shots / f"issue14-draft-setup-{tag}.png"), full_page=True)
 
 
 def test_d2_the_draft_page_at_1366_and_390_px_with_htmx(

@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.faults.servers import free_port
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, shoot
 from turnir.storage.database import make_engine
 
 PHONE = {"width": 390, "height": 844}
@@ -39,12 +39,12 @@ def test_the_page_shows_the_database_and_network_faults(
         finally:
             db.engine.dispose()
             db.engine = working
-        page.screenshot(path=str(tmp_path / f"db-down-{viewport['width']}.png"))
+        shoot(page, str(tmp_path / f"db-down-{viewport['width']}.png"))
         page.route("**/login", lambda route: route.abort())
         page.click("form.card button[type=submit]")
         expect(page.locator("#messages [data-fault=offline]")).to_have_text(
             "Нет связи с сервером. Проверьте подключение и повторите — сохранённое не потеряно.")
-        page.screenshot(path=str(tmp_path / f"offline-{viewport['width']}.png"))
+        shoot(page, str(tmp_path / f"offline-{viewport['width']}.png"))
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"]
         context.close()

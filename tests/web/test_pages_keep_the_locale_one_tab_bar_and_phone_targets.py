@@ -20,7 +20,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tests.services.rating_builders import HEAD, ORGANIZER, finished_event
-from tests.web.conftest import LiveServer, add_account, log_in, sign_in
+from tests.web.conftest import LiveServer, add_account, log_in, shoot, sign_in
 from tests.web.pages_check import TAP, assert_fits
 from tests.web.test_browser import DESKTOP, PHONE, new_page
 from turnir.domain.model import Settings
@@ -150,7 +150,7 @@ def test_phone_header_two_rows_and_list_links_and_check_boxes_are_44_px(
         if "projector" not in path:  # the projector has no header
             header = page.locator("header.bar").bounding_box()
             assert header and header["height"] <= 2 * TAP + 4, (path, header)
-        page.screenshot(path=str(screens / f"qa_look{path.replace('/', '_')}_m.png"),
+        shoot(page, str(screens / f"qa_look{path.replace('/', '_')}_m.png"),
                         full_page=True)
     page.goto(f"{live_server.url}/t/999999")  # «турнира №999999 нет»: shown «Турнира…»
     assert page.evaluate("getComputedStyle(document.querySelector('p.msg'), '::first-letter')"
@@ -167,4 +167,4 @@ def test_phone_header_two_rows_and_list_links_and_check_boxes_are_44_px(
         header = desk.locator("header.bar").bounding_box()
         assert header and header["height"] < TAP + 20  # one row at 1280 px
         assert "организатор" in desk.locator(".bar .who").inner_text()  # the role shown
-        desk.screenshot(path=str(screens / f"qa_look{path.replace('/', '_')}_d.png"))
+        shoot(desk, str(screens / f"qa_look{path.replace('/', '_')}_d.png"))

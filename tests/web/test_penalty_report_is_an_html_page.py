@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER
 from tests.services.penalty_builders import FLOOR, HEAD, give, judged_event
-from tests.web.conftest import PASSWORD, LiveServer, sign_in
+from tests.web.conftest import PASSWORD, LiveServer, shoot, sign_in
 from tests.web.test_browser import PHONE, new_page
 from turnir.formats.players_csv import PlayerLine
 from turnir.services.accounts import AccountRole, create_account, make_hasher
@@ -74,7 +74,7 @@ def test_item12_the_penalty_report_is_html(live_server: LiveServer, browser: Any
     # the name is text, never markup: no <i> element, the bar and the brackets as typed
     assert report.locator("i").count() == 0
     expect(report.locator("#report-dq li")).to_contain_text(TRICKY)
-    page.screenshot(path=str(tmp_path / "penalty-report-1366.png"), full_page=True)
+    shoot(page, str(tmp_path / "penalty-report-1366.png"), full_page=True)
 
     href = page.locator("#report-download").get_attribute("href")
     assert href == f"/t/{tid}/penalties/report?download=md"
@@ -91,7 +91,7 @@ def test_item12_the_penalty_report_is_html(live_server: LiveServer, browser: Any
     expect(phone.locator("#report table#report-given")).to_be_visible()
     width = phone.evaluate("document.querySelector('#report').getBoundingClientRect().right")
     assert width <= PHONE["width"], width            # the wide table scrolls in its box
-    phone.screenshot(path=str(tmp_path / "penalty-report-390.png"), full_page=True)
+    shoot(phone, str(tmp_path / "penalty-report-390.png"), full_page=True)
 
 
 def test_item12_one_word_for_penalties_on_the_judges_pages(live_server: LiveServer,

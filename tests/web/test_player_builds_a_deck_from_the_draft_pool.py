@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.services.test_draft_decks import draft_event
-from tests.web.conftest import Clients, LiveServer, add_account, sign_in
+from tests.web.conftest import Clients, LiveServer, add_account, shoot, sign_in
 from tests.web.pages_check import assert_fits, assert_tap_targets
 from tests.web.test_browser import PHONE, new_page
 from turnir.domain.accounts import AccountRole
@@ -170,23 +170,23 @@ def test_walk_through_pool_and_replacements_at_both_widths(
             "20" if name == "desktop" else "21")
         assert_fits(page, f"pool {name}")
         assert_tap_targets(page)
-        page.screenshot(path=str(screens / f"issue14-pool-{name}.png"), full_page=False)
+        shoot(page, str(screens / f"issue14-pool-{name}.png"), full_page=False)
         page.click("#save-pool")
         page.wait_for_url(re.compile(r"saved=1"))
         expect(page.locator("#pool-verdict")).to_contain_text("Колода допустима")
         page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=str(screens / f"issue14-pool-saved-{name}.png"))
+        shoot(page, str(screens / f"issue14-pool-saved-{name}.png"))
         page.context.close()
     judge = new_page(browser, viewport=PHONE)
     sign_in(judge, live_server, "floor")
     judge.goto(f"{live_server.url}/t/{tid}/draft/replacements")
     expect(judge.locator("#replacement-form")).to_be_visible()
     assert_fits(judge, "replacements phone")
-    judge.screenshot(path=str(screens / "issue14-replacements-phone.png"), full_page=True)
+    shoot(judge, str(screens / "issue14-replacements-phone.png"), full_page=True)
     judge.click("#pool-link")
     expect(judge.locator("#pools")).to_be_visible()
     assert_fits(judge, "pools phone")
-    judge.screenshot(path=str(screens / "issue14-pools-phone.png"))
+    shoot(judge, str(screens / "issue14-pools-phone.png"))
     judge.click("#pool-1 a")  # a deck a judge saved: «сохранена …, (судья)» wraps (fix f2)
     judge.click("#save-pool")
     judge.wait_for_url(re.compile(r"number=1&saved=1"))
@@ -194,5 +194,5 @@ def test_walk_through_pool_and_replacements_at_both_widths(
     expect(saved).to_be_visible()  # a long judge's name must wrap, not widen the page
     assert saved.evaluate("e => getComputedStyle(e).whiteSpace") != "nowrap"
     assert_fits(judge, "judge-saved pool phone")
-    judge.screenshot(path=str(screens / "issue14-pool-judge-saved-phone.png"))
+    shoot(judge, str(screens / "issue14-pool-judge-saved-phone.png"))
     judge.context.close()

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, event, play_round
-from tests.web.conftest import LiveServer, add_account, sign_in
+from tests.web.conftest import LiveServer, add_account, shoot, sign_in
 from tests.web.pages_check import assert_accessible, assert_tap_targets
 from tests.web.test_browser import new_page
 from turnir.services import pages
@@ -113,7 +113,7 @@ def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
     fits(player)
     assert_accessible(player)
     assert_tap_targets(player)
-    player.screenshot(path=str(shots / "deck-problems-390.png"), full_page=True)
+    shoot(player, str(shots / "deck-problems-390.png"), full_page=True)
     suggestion.click()  # the name is replaced in its line
     text = player.input_value("#deck-text")
     assert f"3 {CARD}\n" in text and TYPO not in text
@@ -123,14 +123,14 @@ def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
     expect(player.locator("#deck-total")).to_have_text("карт: 35")
     expect(player.locator("#problem-list")).to_have_count(0)
     fits(player)
-    player.screenshot(path=str(shots / "deck-legal-390.png"), full_page=True)
+    shoot(player, str(shots / "deck-legal-390.png"), full_page=True)
 
     org = new_page(browser, viewport=DESKTOP)
     sign_in(org, live_server, "org")
     org.goto(f"{live_server.url}/t/{tid}/manage")
     expect(org.locator("#decks-state")).to_contain_text("Без допустимой колоды (7)")
     expect(org.locator("#no-legal-deck")).not_to_contain_text("Игрок 01")
-    org.screenshot(path=str(shots / "wizard-decks-1366.png"))
+    shoot(org, str(shots / "wizard-decks-1366.png"))
     org.click("#pair-next")  # allowed all the same
     expect(org.locator("#enter-results")).to_be_visible()
 
@@ -139,7 +139,7 @@ def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
     expect(player.locator("#deck-form")).to_have_count(0)
     expect(player.locator("#deck-list")).to_contain_text(CARD)
     fits(player)
-    player.screenshot(path=str(shots / "deck-locked-390.png"), full_page=True)
+    shoot(player, str(shots / "deck-locked-390.png"), full_page=True)
 
     judge = new_page(browser, viewport=DESKTOP)
     sign_in(judge, live_server, "judge")
@@ -152,11 +152,11 @@ def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
         pick.click()
     assert "\n3 Волчья стая\n" in judge.input_value("#deck-text")
     expect(judge.locator("#deck-builder .added")).to_contain_text("Добавлено: Волчья стая")
-    judge.screenshot(path=str(shots / "deck-builder-1366.png"), full_page=True)
+    shoot(judge, str(shots / "deck-builder-1366.png"), full_page=True)
     _save(judge)
     expect(judge.locator("#deck-verdict")).to_contain_text("Колода допустима")
     fits(judge)
-    judge.screenshot(path=str(shots / "deck-judge-1366.png"), full_page=True)
+    shoot(judge, str(shots / "deck-judge-1366.png"), full_page=True)
     judge.goto(f"{live_server.url}/t/{tid}/log")
     entry = judge.locator("#log tr", has_text="Колода изменена судьёй")
     expect(entry).to_have_count(1)
@@ -164,11 +164,11 @@ def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
     judge.goto(f"{live_server.url}/t/{tid}/decks/1/print")
     expect(judge.locator("table.sheet-cards tbody")).to_contain_text("Волчья стая")
     fits(judge)
-    judge.screenshot(path=str(shots / "deck-sheet-1366.png"), full_page=True)
+    shoot(judge, str(shots / "deck-sheet-1366.png"), full_page=True)
     player.goto(f"{live_server.url}/t/{tid}/decks/1/print")
     expect(player.locator("table.sheet-cards tfoot")).to_contain_text("35")
     fits(player)
-    player.screenshot(path=str(shots / "deck-sheet-390.png"), full_page=True)
+    shoot(player, str(shots / "deck-sheet-390.png"), full_page=True)
 
 
 def test_starter_constructed_takes_only_its_starter_decks_and_is_not_rated(
@@ -183,7 +183,7 @@ def test_starter_constructed_takes_only_its_starter_decks_and_is_not_rated(
     expect(player.locator("#problem-list")).to_contain_text("Степь")
     expect(player.locator("#problem-list")).to_contain_text("C-2")
     fits(player)
-    player.screenshot(path=str(shots / "deck-starter-1366.png"), full_page=True)
+    shoot(player, str(shots / "deck-starter-1366.png"), full_page=True)
     player.click("#starter-decks button[data-starter='Степь']")  # the starter deck itself
     expect(player.locator("#deck-verdict")).to_contain_text("Колода допустима")
     expect(player.locator("#deck-text")).to_have_value(LEGAL)
@@ -198,4 +198,4 @@ def test_starter_constructed_takes_only_its_starter_decks_and_is_not_rated(
     public.click("#check-deck")
     expect(public.locator("#deck-result li.problem")).to_have_count(2)  # no login needed
     fits(public)
-    public.screenshot(path=str(shots / "deck-check-390.png"), full_page=True)
+    shoot(public, str(shots / "deck-check-390.png"), full_page=True)

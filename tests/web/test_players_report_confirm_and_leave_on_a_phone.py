@@ -15,7 +15,16 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, event
-from tests.web.conftest import PASSWORD, Clients, LiveServer, add_account, csrf_of, log_in, sign_in
+from tests.web.conftest import (
+    PASSWORD,
+    Clients,
+    LiveServer,
+    add_account,
+    csrf_of,
+    log_in,
+    shoot,
+    sign_in,
+)
 from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
 from tests.web.test_browser import DESKTOP, PHONE, ROOT, new_page
 from turnir.domain.results import parse_result
@@ -80,14 +89,14 @@ def test_both_players_land_on_their_match_a_reports_with_one_tap_b_confirms(
         assert_tap_targets(page, "the player's card")
         assert min(_heights(page, f"{CARD} button.choice")) >= 44
     assert_accessible(pa, "the player's card")
-    pa.screenshot(path=str(shots / "player-card-phone.png"), full_page=True)
+    shoot(pa, str(shots / "player-card-phone.png"), full_page=True)
     pa.click(f"{CARD} button[data-score='2-1']")  # "Победа 2-1": one tap
     expect(pa.locator(CARD)).to_have_attribute("data-state", "waiting")
     expect(pa.locator(CARD)).to_contain_text("Вы сообщили 2-1")
     # B's card refreshes by itself: the opponent's 2-1 is 1-2 from B's side
     expect(pb.locator(CARD)).to_have_attribute("data-state", "confirm")
     expect(pb.locator(CARD)).to_contain_text("Соперник сообщил 1-2")
-    pb.screenshot(path=str(shots / "player-confirm-phone.png"), full_page=True)
+    shoot(pb, str(shots / "player-confirm-phone.png"), full_page=True)
     expect(pb.locator(f"{CARD} button.confirm")).to_have_text("Подтвердить: поражение 1-2")
     pb.click(f"{CARD} button.confirm")  # one tap
     expect(pb.locator(CARD)).to_have_attribute("data-state", "recorded")
@@ -98,7 +107,7 @@ def test_both_players_land_on_their_match_a_reports_with_one_tap_b_confirms(
     expect(pa.locator(CARD)).to_contain_text("Результат записан: победа 2-1")  # A's card refreshed
     pa.set_viewport_size(DESKTOP)
     assert_fits(pa, "the player's card on a desktop")
-    pa.screenshot(path=str(shots / "player-recorded-desktop.png"), full_page=True)
+    shoot(pa, str(shots / "player-recorded-desktop.png"), full_page=True)
     for page in (pa, pb):
         page.context.close()
 
@@ -118,7 +127,7 @@ def test_a_dispute_with_a_comment_shows_on_the_judges_grid(live_server: LiveServ
     pb.click(f"{CARD} button.disputes[data-score='1-2']")  # B's own result: one tap
     expect(pb.locator(CARD)).to_have_attribute("data-state", "disputed")
     expect(pb.locator(CARD)).to_contain_text("судья")
-    pb.screenshot(path=str(shots / "player-dispute-phone.png"), full_page=True)
+    shoot(pb, str(shots / "player-dispute-phone.png"), full_page=True)
     assert current_round(live_server.db, tid).round.pairing_at(table).result is None
     expect(pa.locator(CARD)).to_have_attribute("data-state", "disputed")  # refreshed by itself
     expect(pa.locator(f"{CARD} .theirs-comment")).to_contain_text("вторую партию выиграл я")
@@ -145,7 +154,7 @@ def test_a_player_leaves_after_confirming_without_javascript_and_is_not_paired_n
     expect(pa.locator("#leave")).to_contain_text("не будете участвовать в жеребьёвке")
     expect(pa.locator("#leave")).to_contain_text(f"столом {table}")  # the match being played
     assert_fits(pa, "the leave confirmation")
-    pa.screenshot(path=str(shots / "player-leave-phone.png"), full_page=True)
+    shoot(pa, str(shots / "player-leave-phone.png"), full_page=True)
     assert list_players(live_server.db, tid)[a - 1].dropped_after is None  # not yet
     pa.click("#leave button[type=submit]")
     pa.wait_for_url(f"{live_server.url}/t/{tid}/me")

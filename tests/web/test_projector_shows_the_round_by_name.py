@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, play_round
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, shoot
 from tests.web.test_browser import PHONE, new_page
 from turnir.domain.model import Settings
 from turnir.formats.players_csv import PlayerLine
@@ -87,7 +87,7 @@ def test_the_projector_shows_the_round_by_name_in_big_type_with_the_clock_at_136
     facts = check_screen(page)
     assert facts["font"] >= 32 and facts["clockFont"] >= 40, facts  # read from the back row
     assert facts["scrollHeight"] > facts["height"]  # 21 lines do not fit: it scrolls itself
-    page.screenshot(path=screens / "projector-desktop.png")
+    shoot(page, screens / "projector-desktop.png")
     page.wait_for_function("() => window.scrollY > 40", timeout=20_000)
     start_round(live_server.db, tournament, actor=ORGANIZER)  # the next round is paired
     expect(page.locator("#projector")).to_have_attribute("data-round", "2", timeout=20_000)
@@ -103,7 +103,7 @@ def test_the_projector_fits_a_phone_and_turns_pages_for_reduced_motion(
     page.goto(f"{live_server.url}/t/{tournament}/projector")
     facts = check_screen(page)
     assert facts["font"] >= 20, facts
-    page.screenshot(path=screens / "projector-phone.png")
+    shoot(page, screens / "projector-phone.png")
     page.wait_for_function("() => window.scrollY > 0", timeout=20_000)
     # a screenful at once, not a glide
     assert page.evaluate("window.scrollY") >= facts["height"] * 0.5

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from playwright.sync_api import expect
 
 from tests.services.test_backup import every_row
-from tests.web.conftest import Clients, LiveServer, add_account, sign_in
+from tests.web.conftest import Clients, LiveServer, add_account, shoot, sign_in
 from tests.web.test_browser import PHONE, new_page
 from turnir.services import backup
 from turnir.services.accounts import AccountRole
@@ -64,7 +64,7 @@ def test_the_backup_page_in_chromium_on_a_desktop_and_a_phone(
         assert width <= viewport["width"], f"{name}: {width}px"
         box = page.locator("#backup-download").bounding_box()
         assert box is not None and (name == "desktop" or box["height"] >= 44)
-        page.screenshot(path=str(screens / f"issue15-backup-{name}.png"), full_page=True)
+        shoot(page, str(screens / f"issue15-backup-{name}.png"), full_page=True)
         if name == "desktop":
             with page.expect_download() as download:
                 page.click("#backup-download")
