@@ -21,6 +21,7 @@ import pytest
 
 from tests.db_fixtures import create_pg_database, drop_pg_database
 from tests.services.builders import ORGANIZER, event
+from tests.snapshots import built
 from turnir.domain.results import parse_result
 from turnir.errors import UserError
 from turnir.formats.backup_file import TableSpec
@@ -53,12 +54,17 @@ def every_row(db: Database) -> dict[str, list[tuple[Any, ...]]]:
                 for spec in backup_repo.table_specs()}
 
 
-def demo_content(db: Database) -> int:
-    """The demo tournaments and an organizer's login: the content every test backs up."""
+def _demo_content(db: Database) -> int:
     tid = seed_tournaments(db)
     create_account(db, login="anna", name="Анна Орлова", password="correct horse 1",
                    role=AccountRole.ORGANIZER, actor=ORGANIZER, hasher=HASHER)
     return tid
+
+
+def demo_content(db: Database) -> int:
+    """The demo tournaments and an organizer's login: the content every test backs up (built
+    once per process and kind of database, ``tests.snapshots``)."""
+    return built(db, "test_backup.demo_content", _demo_content)
 
 
 def standings_of(db: Database) -> dict[str, Any]:

@@ -10,8 +10,8 @@ from fastapi.responses import HTMLResponse, Response
 
 from turnir.services import login_limits
 from turnir.services.accounts import AccountInfo, AccountRole, close_session, open_session
-from turnir.services.landing import staff_landing
 from turnir.services.common import Database
+from turnir.services.landing import staff_landing
 from turnir.web.deps import StateDep, VisitorDep, WebState, done, render, require_csrf, rotate_csrf
 from turnir.web.public import safe_next
 from turnir.web.security import SESSION_COOKIE, client_address, cookie_secure
