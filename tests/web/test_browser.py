@@ -212,8 +212,16 @@ def test_players_report_and_confirm_and_a_judge_overrides(live_server: LiveServe
     expect(b.locator("#my-match")).to_contain_text("Your opponent reported 1-2")
     shoot(b, str(shots / "report-phone.png"), full_page=True)
     b.click("#my-card button.confirm")
-    expect(b.locator("#my-card")).to_contain_text("recorded")
+    expect(b.locator("#my-card .result")).to_contain_text("recorded")
     assert current_round(live_server.db, tid).round.pairing_at(table).result is not None
+    # issue 12, item 9: without a reload, the recorded result; no "confirm" card, no report form
+    expect(b.locator("#my-match")).to_contain_text("The result is recorded")
+    expect(b.locator("#my-match")).to_contain_text("1-2")  # the card: the player's games first
+    expect(b.locator("#my-match")).not_to_contain_text("Your opponent reported")
+    expect(b.locator("#my-match form")).to_have_count(0)
+    b.reload()
+    expect(b.locator("#my-match .result")).to_contain_text("recorded")
+    expect(b.locator("#my-match form")).to_have_count(0)
     # a player cannot report someone else's match, even with a hand-made request
     status = a.evaluate("""async ([tid, table]) => {
         const token = JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRF-Token'];

@@ -2,8 +2,10 @@
 
 Item 5: a best-of-3 "0-0" with no drawn game cannot come from the games (S-2) and is refused
 from a player with a readable message; a judge's match without games (intentional draw, S-4; a
-double no-show) is its own ending and stays possible. Item 9: once the opponent's report is
-confirmed, the player's page shows the recorded result and no longer asks to confirm.
+double no-show) is its own ending and stays possible. Item 9 (once the opponent's report is
+confirmed, the player's page shows the recorded result and no longer asks to confirm) is proven
+in the players' walk of ``test_browser::test_players_report_and_confirm_and_a_judge_overrides``:
+the same two phones, report and confirmation, walked once.
 """
 
 from __future__ import annotations
@@ -83,25 +85,3 @@ def test_item5_a_judge_still_records_a_match_without_games(result: MatchResult) 
         check_result_change(Pairing(1, 1, 2), MatchResult.played(0, 0), round_number=1,
                             stage=Stage.SWISS, settings=Settings(), last_round=1,
                             correction=False, by_player=True)
-
-
-def test_item9_after_confirming_the_page_shows_the_result_not_confirm(
-        live_server: LiveServer, browser: Any) -> None:
-    tid, table, a, b, opened = _players(live_server, browser)
-    a.click('#my-card button[data-score="2-1"]')  # the overview's card: one tap
-    expect(a.locator("#my-card")).to_contain_text("Waiting for your opponent")
-    b.reload()
-    expect(b.locator("#my-match")).to_contain_text("Your opponent reported 1-2")
-    b.click("#my-card button.confirm")
-    expect(b.locator("#my-card .result")).to_contain_text("recorded")
-    assert current_round(live_server.db, tid).round.pairing_at(table).result is not None
-    # without a reload: the recorded result, no "confirm" card and no report form
-    expect(b.locator("#my-match")).to_contain_text("The result is recorded")
-    expect(b.locator("#my-match")).to_contain_text("1-2")  # the card: the player's games first
-    expect(b.locator("#my-match")).not_to_contain_text("Your opponent reported")
-    expect(b.locator("#my-match form")).to_have_count(0)
-    b.reload()
-    expect(b.locator("#my-match .result")).to_contain_text("recorded")
-    expect(b.locator("#my-match form")).to_have_count(0)
-    for page in opened:
-        page.context.close()
