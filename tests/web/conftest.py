@@ -84,8 +84,9 @@ def sign_in(page: Any, server: LiveServer, login: str, password: str = PASSWORD)
     """Signs ``login`` in on ``page``'s browser as the login form would, and lands where the
     form lands (``turnir.web.auth.landing``): the password checked, a session opened, its
     cookie given to the browser. Without the form's two page loads (about 0.5 s of Chromium
-    a sign-in); the form itself is walked in the browser by ``test_csp_browser``, each role's
-    day and the staff and fault pages."""
+    a sign-in); the form itself is walked in the browser by ``test_csp_browser``,
+    ``test_browser``'s walks, the players of each role's day, the accounts page and the fault
+    page."""
     from playwright.sync_api import expect
 
     account = authenticate(server.db, login, password, hasher=make_hasher(fast=True))
@@ -222,7 +223,7 @@ def browser() -> Iterator[Any]:
 def screens(tmp_path: Path) -> Path:
     """Where a browser test saves its screenshots: ``docs/screenshots/`` with
     ``TURNIR_SCREENSHOTS=1`` (as ``test_browser``), else a temporary folder."""
-    if os.environ.get("TURNIR_SCREENSHOTS") != "1":
+    if not SCREENSHOTS:
         return tmp_path
     folder = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)

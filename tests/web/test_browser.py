@@ -9,12 +9,10 @@ shows them); otherwise to a temporary folder.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, event
@@ -30,15 +28,6 @@ from turnir.services.tournaments import get_tournament, list_tournaments
 ROOT = Path(__file__).resolve().parents[2]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    if os.environ.get("TURNIR_SCREENSHOTS") == "1":
-        folder = ROOT / "docs" / "screenshots"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
-    return tmp_path
 
 
 def new_page(browser: Any, *, locale: str = "ru-RU", viewport: dict[str, int] = DESKTOP
@@ -74,7 +63,7 @@ def record_round(page: Page, score: str) -> int:
 
 
 def test_an_organizer_runs_a_16_player_tournament(live_server: LiveServer, browser: Any,
-                                                  shots: Path, tmp_path: Path) -> None:
+                                                  screens: Path, tmp_path: Path) -> None:
     """In English, every step of the organizer's in the browser: the new tournament, 15 players
     from a CSV file and one by hand, the check-in, each round paired with the wizard, the clock
     started by hand in round 2 (with the phone's pairings and "find my table"), round 2's
@@ -109,7 +98,7 @@ def test_an_organizer_runs_a_16_player_tournament(live_server: LiveServer, brows
         expect(page.locator(f"#p{number} button", has_text="present")).to_be_visible()
     page.click("#check-in-all")
     expect(page.locator("#player-list button", has_text="present")).to_have_count(16)
-    shoot(page, str(shots / "manage.png"), full_page=True)
+    shoot(page, str(screens / "manage.png"), full_page=True)
     # 2 Swiss rounds, then the top of 4: each paired with the wizard
     for number, tables in ((1, 8), (2, 8), (3, 2), (4, 1)):
         page.goto(f"{live_server.url}/t/{tid}/manage")
@@ -128,9 +117,9 @@ def test_an_organizer_runs_a_16_player_tournament(live_server: LiveServer, brows
         expect(page.locator(".timer")).to_be_visible()
         page.goto(f"{live_server.url}/t/{tid}/results?round={number}")
         expect(page.locator(".timer .clock")).to_have_text(re.compile(r"^4[45]:\d\d$"))
-        phone_pages(browser, live_server, tid, shots)
+        phone_pages(browser, live_server, tid, screens)
         assert record_round(page, "2-0") == tables
-        shoot(page, str(shots / "results.png"), full_page=True)
+        shoot(page, str(screens / "results.png"), full_page=True)
     page.goto(f"{live_server.url}/t/{tid}/manage")
     page.click("#finish")
     page.click("#finish-confirm")  # issue 12 item 8: finishing asks for confirmation
@@ -140,31 +129,31 @@ def test_an_organizer_runs_a_16_player_tournament(live_server: LiveServer, brows
     first = t.player(t.final_places()[0]).name
     expect(page.locator("table.places tbody tr").first).to_contain_text(first)
     assert get_tournament(live_server.db, tid).info.status.value == "finished"
-    shoot(page, str(shots / "places.png"), full_page=True)
+    shoot(page, str(screens / "places.png"), full_page=True)
     page.goto(f"{live_server.url}/t/{tid}/top")
     # the bracket names a player with their number (issue 14: two players may share a name)
     expect(page.locator(".champion .slot.won")).to_have_text(f"{first} #{t.final_places()[0]}")
-    shoot(page, str(shots / "top.png"), full_page=True)
+    shoot(page, str(screens / "top.png"), full_page=True)
     page.goto(f"{live_server.url}/t/{tid}/standings")
     expect(page.locator("table.standings tbody tr")).to_have_count(16)
     tooltip = page.locator("th[data-tiebreak=quality_of_wins] abbr").get_attribute("title")
     assert tooltip and "T-1" in tooltip
-    shoot(page, str(shots / "standings.png"), full_page=True)
+    shoot(page, str(screens / "standings.png"), full_page=True)
     page.context.close()
 
 
-def phone_pages(browser: Any, server: LiveServer, tid: int, shots: Path) -> None:
+def phone_pages(browser: Any, server: LiveServer, tid: int, screens: Path) -> None:
     """Pairings and "find my table" on a phone, in Russian, while round 2 is played."""
     phone = new_page(browser, locale="ru-RU", viewport=PHONE)
     phone.goto(f"{server.url}/t/{tid}/pairings")
     expect(phone.locator("h2").first).to_contain_text("Тур 2")
     expect(phone.locator(".timer")).to_be_visible()
-    shoot(phone, str(shots / "pairings-phone.png"), full_page=True)
+    shoot(phone, str(screens / "pairings-phone.png"), full_page=True)
     phone.goto(f"{server.url}/t/{tid}/find")
     phone.fill("input[name=name]", "котова")
     phone.click("form.card button")
     expect(phone.locator(".found .table-no")).to_be_visible()
-    shoot(phone, str(shots / "find-phone.png"), full_page=True)
+    shoot(phone, str(screens / "find-phone.png"), full_page=True)
     phone.context.close()
 
 
@@ -187,7 +176,7 @@ def _player_login(page: Page, server: LiveServer, tid: int, number: int) -> tupl
 
 
 def test_players_report_and_confirm_and_a_judge_overrides(live_server: LiveServer,
-                                                          browser: Any, shots: Path) -> None:
+                                                          browser: Any, screens: Path) -> None:
     add_account(live_server.db, "org", AccountRole.ORGANIZER)
     add_account(live_server.db, "judge", AccountRole.HEAD_JUDGE)
     tid, table, other_table, _ = _open_table(live_server)
@@ -210,7 +199,7 @@ def test_players_report_and_confirm_and_a_judge_overrides(live_server: LiveServe
     expect(a.locator("#my-card")).to_contain_text("Waiting for your opponent")
     b.reload()
     expect(b.locator("#my-match")).to_contain_text("Your opponent reported 1-2")
-    shoot(b, str(shots / "report-phone.png"), full_page=True)
+    shoot(b, str(screens / "report-phone.png"), full_page=True)
     b.click("#my-card button.confirm")
     expect(b.locator("#my-card .result")).to_contain_text("recorded")
     assert current_round(live_server.db, tid).round.pairing_at(table).result is not None

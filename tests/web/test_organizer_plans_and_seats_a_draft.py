@@ -79,7 +79,7 @@ def test_d2_organizer_plans_and_seats_33_players_on_4_tables_without_javascript(
     assert "Стол драфта" in standings
 
 
-def _walk(page: Any, server: LiveServer, tid: int, shots: Path, tag: str) -> None:
+def _walk(page: Any, server: LiveServer, tid: int, screens: Path, tag: str) -> None:
     page.goto(f"{server.url}/t/{tid}/draft")
     expect(page.locator("nav.tabs a.on")).to_have_text("Драфт")
     page.locator("#plan-form input[name=sevens]").fill("0")
@@ -96,7 +96,7 @@ def _walk(page: Any, server: LiveServer, tid: int, shots: Path, tag: str) -> Non
     assert page.url.endswith(f"/t/{tid}/draft")
     assert_fits(page, f"draft setup {tag}")
     assert_tap_targets(page, f"draft setup {tag}")
-    shoot(page, str(shots / f"issue14-draft-setup-{tag}.png"), full_page=True)
+    shoot(page, str(screens / f"issue14-draft-setup-{tag}.png"), full_page=True)
 
 
 def test_d2_the_draft_page_at_1366_and_390_px_with_htmx(

@@ -9,11 +9,9 @@ viewport; screenshots go to ``TURNIR_SHOTS`` (else a temporary folder)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, event, play_round
@@ -38,13 +36,6 @@ LEGAL = "\n".join(f"3 {name}" for name in STEPPE) + "\n5 Гонец курган
 """32 cards of the sample catalogue, nine three times and five of a Horde card (C-1)."""
 DECK = f"{LEGAL}\n2 {BANNED}\n3 {TYPO}\n"
 """37 cards: line 11 is banned in the format, line 12 names no card."""
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("TURNIR_SHOTS", tmp_path))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def fits(page: Page) -> None:
@@ -95,7 +86,7 @@ def _save(page: Page, text: str | None = None) -> None:
 
 
 def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
-        live_server: LiveServer, browser: Any, shots: Path) -> None:
+        live_server: LiveServer, browser: Any, screens: Path) -> None:
     tid = _constructed(live_server)
     player = _player(browser, live_server, tid, PHONE)
     player.goto(f"{live_server.url}/t/{tid}/me")
@@ -113,7 +104,7 @@ def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
     fits(player)
     assert_accessible(player)
     assert_tap_targets(player)
-    shoot(player, str(shots / "deck-problems-390.png"), full_page=True)
+    shoot(player, str(screens / "deck-problems-390.png"), full_page=True)
     suggestion.click()  # the name is replaced in its line
     text = player.input_value("#deck-text")
     assert f"3 {CARD}\n" in text and TYPO not in text
@@ -123,14 +114,14 @@ def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
     expect(player.locator("#deck-total")).to_have_text("карт: 35")
     expect(player.locator("#problem-list")).to_have_count(0)
     fits(player)
-    shoot(player, str(shots / "deck-legal-390.png"), full_page=True)
+    shoot(player, str(screens / "deck-legal-390.png"), full_page=True)
 
     org = new_page(browser, viewport=DESKTOP)
     sign_in(org, live_server, "org")
     org.goto(f"{live_server.url}/t/{tid}/manage")
     expect(org.locator("#decks-state")).to_contain_text("Без допустимой колоды (7)")
     expect(org.locator("#no-legal-deck")).not_to_contain_text("Игрок 01")
-    shoot(org, str(shots / "wizard-decks-1366.png"))
+    shoot(org, str(screens / "wizard-decks-1366.png"))
     org.click("#pair-next")  # allowed all the same
     expect(org.locator("#enter-results")).to_be_visible()
 
@@ -139,7 +130,7 @@ def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
     expect(player.locator("#deck-form")).to_have_count(0)
     expect(player.locator("#deck-list")).to_contain_text(CARD)
     fits(player)
-    shoot(player, str(shots / "deck-locked-390.png"), full_page=True)
+    shoot(player, str(screens / "deck-locked-390.png"), full_page=True)
 
     judge = new_page(browser, viewport=DESKTOP)
     sign_in(judge, live_server, "judge")
@@ -152,11 +143,11 @@ def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
         pick.click()
     assert "\n3 Волчья стая\n" in judge.input_value("#deck-text")
     expect(judge.locator("#deck-builder .added")).to_contain_text("Добавлено: Волчья стая")
-    shoot(judge, str(shots / "deck-builder-1366.png"), full_page=True)
+    shoot(judge, str(screens / "deck-builder-1366.png"), full_page=True)
     _save(judge)
     expect(judge.locator("#deck-verdict")).to_contain_text("Колода допустима")
     fits(judge)
-    shoot(judge, str(shots / "deck-judge-1366.png"), full_page=True)
+    shoot(judge, str(screens / "deck-judge-1366.png"), full_page=True)
     judge.goto(f"{live_server.url}/t/{tid}/log")
     entry = judge.locator("#log tr", has_text="Колода изменена судьёй")
     expect(entry).to_have_count(1)
@@ -164,15 +155,15 @@ def test_a_player_fixes_a_deck_round_1_locks_it_and_a_judges_change_is_logged(
     judge.goto(f"{live_server.url}/t/{tid}/decks/1/print")
     expect(judge.locator("table.sheet-cards tbody")).to_contain_text("Волчья стая")
     fits(judge)
-    shoot(judge, str(shots / "deck-sheet-1366.png"), full_page=True)
+    shoot(judge, str(screens / "deck-sheet-1366.png"), full_page=True)
     player.goto(f"{live_server.url}/t/{tid}/decks/1/print")
     expect(player.locator("table.sheet-cards tfoot")).to_contain_text("35")
     fits(player)
-    shoot(player, str(shots / "deck-sheet-390.png"), full_page=True)
+    shoot(player, str(screens / "deck-sheet-390.png"), full_page=True)
 
 
 def test_starter_constructed_takes_only_its_starter_decks_and_is_not_rated(
-        live_server: LiveServer, browser: Any, shots: Path) -> None:
+        live_server: LiveServer, browser: Any, screens: Path) -> None:
     _constructed(live_server)  # the catalogue, the staff
     tid = _constructed(live_server, starter=True)
     player = _player(browser, live_server, tid, DESKTOP)
@@ -183,7 +174,7 @@ def test_starter_constructed_takes_only_its_starter_decks_and_is_not_rated(
     expect(player.locator("#problem-list")).to_contain_text("Степь")
     expect(player.locator("#problem-list")).to_contain_text("C-2")
     fits(player)
-    shoot(player, str(shots / "deck-starter-1366.png"), full_page=True)
+    shoot(player, str(screens / "deck-starter-1366.png"), full_page=True)
     player.click("#starter-decks button[data-starter='Степь']")  # the starter deck itself
     expect(player.locator("#deck-verdict")).to_contain_text("Колода допустима")
     expect(player.locator("#deck-text")).to_have_value(LEGAL)
@@ -198,4 +189,4 @@ def test_starter_constructed_takes_only_its_starter_decks_and_is_not_rated(
     public.click("#check-deck")
     expect(public.locator("#deck-result li.problem")).to_have_count(2)  # no login needed
     fits(public)
-    shoot(public, str(shots / "deck-check-390.png"), full_page=True)
+    shoot(public, str(screens / "deck-check-390.png"), full_page=True)

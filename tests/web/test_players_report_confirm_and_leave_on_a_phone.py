@@ -6,12 +6,10 @@ the next round on)."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.services.builders import ORGANIZER, event
@@ -26,7 +24,7 @@ from tests.web.conftest import (
     sign_in,
 )
 from tests.web.pages_check import assert_accessible, assert_fits, assert_tap_targets
-from tests.web.test_browser import DESKTOP, PHONE, ROOT, new_page
+from tests.web.test_browser import DESKTOP, PHONE, new_page
 from turnir.domain.results import parse_result
 from turnir.services import pages
 from turnir.services.accounts import AccountRole, make_hasher
@@ -40,11 +38,6 @@ from turnir.storage.database import Database
 CARD = "#my-card"
 
 
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    """``docs/screenshots/`` with ``TURNIR_SCREENSHOTS=1`` (as ``test_browser``), else tmp."""
-    return ROOT / "docs" / "screenshots" if os.environ.get("TURNIR_SCREENSHOTS") == "1" \
-        else tmp_path
 RU = {"accept-language": "ru"}
 
 
@@ -78,7 +71,7 @@ def _heights(page: Page, selector: str) -> list[float]:
 
 
 def test_both_players_land_on_their_match_a_reports_with_one_tap_b_confirms(
-        live_server: LiveServer, browser: Any, shots: Path) -> None:
+        live_server: LiveServer, browser: Any, screens: Path) -> None:
     tid, table, a, b = _table(live_server)
     pa, pb = (_player(browser, live_server, tid, n) for n in (a, b))
     for page in (pa, pb):  # landed on the match: the table, six one-tap results
@@ -89,14 +82,14 @@ def test_both_players_land_on_their_match_a_reports_with_one_tap_b_confirms(
         assert_tap_targets(page, "the player's card")
         assert min(_heights(page, f"{CARD} button.choice")) >= 44
     assert_accessible(pa, "the player's card")
-    shoot(pa, str(shots / "player-card-phone.png"), full_page=True)
+    shoot(pa, str(screens / "player-card-phone.png"), full_page=True)
     pa.click(f"{CARD} button[data-score='2-1']")  # "Победа 2-1": one tap
     expect(pa.locator(CARD)).to_have_attribute("data-state", "waiting")
     expect(pa.locator(CARD)).to_contain_text("Вы сообщили 2-1")
     # B's card refreshes by itself: the opponent's 2-1 is 1-2 from B's side
     expect(pb.locator(CARD)).to_have_attribute("data-state", "confirm")
     expect(pb.locator(CARD)).to_contain_text("Соперник сообщил 1-2")
-    shoot(pb, str(shots / "player-confirm-phone.png"), full_page=True)
+    shoot(pb, str(screens / "player-confirm-phone.png"), full_page=True)
     expect(pb.locator(f"{CARD} button.confirm")).to_have_text("Подтвердить: поражение 1-2")
     pb.click(f"{CARD} button.confirm")  # one tap
     expect(pb.locator(CARD)).to_have_attribute("data-state", "recorded")
@@ -107,13 +100,13 @@ def test_both_players_land_on_their_match_a_reports_with_one_tap_b_confirms(
     expect(pa.locator(CARD)).to_contain_text("Результат записан: победа 2-1")  # A's card refreshed
     pa.set_viewport_size(DESKTOP)
     assert_fits(pa, "the player's card on a desktop")
-    shoot(pa, str(shots / "player-recorded-desktop.png"), full_page=True)
+    shoot(pa, str(screens / "player-recorded-desktop.png"), full_page=True)
     for page in (pa, pb):
         page.context.close()
 
 
 def test_a_dispute_with_a_comment_shows_on_the_judges_grid(live_server: LiveServer,
-                                                           browser: Any, shots: Path) -> None:
+                                                           browser: Any, screens: Path) -> None:
     tid, table, a, b = _table(live_server)
     add_account(live_server.db, "judge", AccountRole.FLOOR_JUDGE)
     add_judge(live_server.db, tid, role=JudgeRole.FLOOR_JUDGE, login="judge", actor=ORGANIZER)
@@ -127,7 +120,7 @@ def test_a_dispute_with_a_comment_shows_on_the_judges_grid(live_server: LiveServ
     pb.click(f"{CARD} button.disputes[data-score='1-2']")  # B's own result: one tap
     expect(pb.locator(CARD)).to_have_attribute("data-state", "disputed")
     expect(pb.locator(CARD)).to_contain_text("судья")
-    shoot(pb, str(shots / "player-dispute-phone.png"), full_page=True)
+    shoot(pb, str(screens / "player-dispute-phone.png"), full_page=True)
     assert current_round(live_server.db, tid).round.pairing_at(table).result is None
     expect(pa.locator(CARD)).to_have_attribute("data-state", "disputed")  # refreshed by itself
     expect(pa.locator(f"{CARD} .theirs-comment")).to_contain_text("вторую партию выиграл я")
@@ -143,7 +136,7 @@ def test_a_dispute_with_a_comment_shows_on_the_judges_grid(live_server: LiveServ
 
 
 def test_a_player_leaves_after_confirming_without_javascript_and_is_not_paired_next(
-        live_server: LiveServer, browser: Any, shots: Path) -> None:
+        live_server: LiveServer, browser: Any, screens: Path) -> None:
     tid, table, a, _ = _table(live_server)
     pa = _player(browser, live_server, tid, a, javascript=False)
     pa.click(f"{CARD} button[data-score='2-0']")  # a plain form: posted, back on the card
@@ -154,7 +147,7 @@ def test_a_player_leaves_after_confirming_without_javascript_and_is_not_paired_n
     expect(pa.locator("#leave")).to_contain_text("не будете участвовать в жеребьёвке")
     expect(pa.locator("#leave")).to_contain_text(f"столом {table}")  # the match being played
     assert_fits(pa, "the leave confirmation")
-    shoot(pa, str(shots / "player-leave-phone.png"), full_page=True)
+    shoot(pa, str(screens / "player-leave-phone.png"), full_page=True)
     assert list_players(live_server.db, tid)[a - 1].dropped_after is None  # not yet
     pa.click("#leave button[type=submit]")
     pa.wait_for_url(f"{live_server.url}/t/{tid}/me")
