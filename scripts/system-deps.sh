@@ -5,7 +5,8 @@ set -euo pipefail
 need=()
 [ -x /usr/games/stockfish ] || need+=(stockfish)
 ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || need+=(postgresql)
-[ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/bin/chromium ] || need+=(chromium)  # scripts/screenshots.py
+[ -x /usr/bin/chromium-headless-shell ] || need+=(chromium-headless-shell)  # browser tests
 command -v wrk >/dev/null || need+=(wrk)
 [ -x /usr/sbin/nginx ] || need+=(nginx)  # tests/deploy: the nginx sample run for real
 if [ ${#need[@]} -gt 0 ]; then
