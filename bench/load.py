@@ -22,8 +22,9 @@ acknowledged reports with neither a result nor the report stored. The ratio of t
 Targets (issue 15), of the ``--workers`` run: ``errors`` 0, ``lost_results`` 0, ``p95_ms`` ≤ 200.
 
 Run: ``.venv/bin/python bench/load.py`` (``--players 2000 --workers 4 --window-s 60
---report-s 120 --confirm-s 5 30``: the compressed round of ``bench/load_client.py``;
-``--skip-baseline``: no 1-worker run). The last line printed is one JSON object.
+--report-s 120 --confirm-s 5 30 --refresh-s 1 10``: the compressed round of
+``bench/load_client.py``; ``--skip-baseline``: no 1-worker run). The last line printed is one
+JSON object.
 """
 
 from __future__ import annotations
@@ -277,6 +278,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--confirm-s", type=float, nargs=2, default=(5.0, 30.0),
                         metavar=("LEAST", "MOST"), help="the opponent confirms this long after "
                         "the report")
+    parser.add_argument("--refresh-s", type=float, nargs=2, default=(1.0, 10.0),
+                        metavar=("LEAST", "MOST"), help="both players refresh the standings and "
+                        "the pairings this long after their match is settled")
     parser.add_argument("--live", action="store_true",
                         help="every open page also holds the live-update stream "
                         "(/t/{tid}/events) and refreshes its live part when told, as live.js")
@@ -285,7 +289,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     server = pg_server_url(args.pg_url)
     timing = Timing(open_s=args.window_s, report_s=args.report_s,
-                    confirm_s=tuple(args.confirm_s))
+                    confirm_s=tuple(args.confirm_s), refresh_s=tuple(args.refresh_s))
     print(f"load benchmark: {args.players} players, one Swiss round, openings over "
           f"{args.window_s:g} s, reports over the next {args.report_s:g} s, "
           f"{args.workers} worker(s) then 1, PostgreSQL on loopback, "
@@ -296,6 +300,7 @@ def main(argv: list[str] | None = None) -> None:
     show(main_run)
     figures: dict[str, Any] = {"players": args.players, "window_s": args.window_s,
                                "report_s": args.report_s, "confirm_s": list(args.confirm_s),
+                               "refresh_s": list(args.refresh_s),
                                "live": args.live,
                                "cores": os.cpu_count(), "client": "httpx.AsyncClient, 1 process,"
                                " same cores as the server", "run": main_run}

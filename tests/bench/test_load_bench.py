@@ -15,7 +15,7 @@ def test_the_load_bench_plays_a_round_and_ends_with_its_json_line(pg_server_url:
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "load.py"), "--players", "20", "--workers", "1",
          "--window-s", "1", "--report-s", "2", "--confirm-s", "0.2", "0.5",
-         "--skip-baseline", "--pg-url", pg_server_url],
+         "--refresh-s", "0.1", "0.3", "--skip-baseline", "--pg-url", pg_server_url],
         capture_output=True, text=True, timeout=600, cwd=ROOT, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     line = json.loads(done.stdout.strip().splitlines()[-1])
@@ -30,4 +30,5 @@ def test_the_load_bench_plays_a_round_and_ends_with_its_json_line(pg_server_url:
     assert set(run["endpoints"]) == {"me", "pairings", "report", "card", "confirm",
                                      "standings"}
     assert run["endpoints"]["me"]["count"] == 20  # every player opened their card
+    assert line["figures"]["refresh_s"] == [0.1, 0.3]
     assert line["targets"]["p95_ms"]["value"] == run["p95_ms"]
