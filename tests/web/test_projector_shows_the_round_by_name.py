@@ -24,6 +24,10 @@ from turnir.services.rounds import start_round
 from turnir.services.tournaments import create_tournament
 
 DESKTOP = {"width": 1366, "height": 900}
+PAUSE_MS, PAGE_TURN_MS = 5_100, 9_100
+"""Just past ``static/projector.js``'s pause at the top and its page turn for reduced motion:
+the browser's clock is moved on by these (Playwright's ``page.clock``) instead of the test
+waiting them out, with the list gliding at 60 frames a second meanwhile."""
 NAMES = ["Алёна Ёлкина", "Егор Елизаров", "Жора Жуков", "Яков Яковлев", "Анна Абрамова",
          "Борис Борисов", "Вера Васильева", "Глеб Григорьев", "Дарья Дмитриева",
          "Захар Зайцев", "Ирина Иванова", "Кирилл Котов", "Лада Лебедева", "Марк Морозов",
@@ -81,6 +85,7 @@ def check_screen(page: Page) -> dict[str, Any]:
 def test_the_projector_shows_the_round_by_name_in_big_type_with_the_clock_at_1366(
         live_server: LiveServer, browser: Any, tournament: int, screens: Path) -> None:
     page = new_page(browser, viewport=DESKTOP)  # anonymous, Russian
+    page.clock.install()  # the page's own time, moved on below instead of waited for
     page.goto(f"{live_server.url}/t/{tournament}/pairings")
     page.click("a.projector-link")
     page.wait_for_url(f"**/t/{tournament}/projector")
@@ -88,6 +93,7 @@ def test_the_projector_shows_the_round_by_name_in_big_type_with_the_clock_at_136
     assert facts["font"] >= 32 and facts["clockFont"] >= 40, facts  # read from the back row
     assert facts["scrollHeight"] > facts["height"]  # 21 lines do not fit: it scrolls itself
     shoot(page, screens / "projector-desktop.png")
+    page.clock.fast_forward(PAUSE_MS)  # the pause at the top is over: the list glides
     page.wait_for_function("() => window.scrollY > 40", timeout=20_000)
     start_round(live_server.db, tournament, actor=ORGANIZER)  # the next round is paired
     expect(page.locator("#projector")).to_have_attribute("data-round", "2", timeout=20_000)
@@ -100,10 +106,12 @@ def test_the_projector_fits_a_phone_and_turns_pages_for_reduced_motion(
         live_server: LiveServer, browser: Any, tournament: int, screens: Path) -> None:
     context = browser.new_context(locale="ru-RU", viewport=PHONE, reduced_motion="reduce")
     page: Page = context.new_page()
+    page.clock.install()
     page.goto(f"{live_server.url}/t/{tournament}/projector")
     facts = check_screen(page)
     assert facts["font"] >= 20, facts
     shoot(page, screens / "projector-phone.png")
+    page.clock.fast_forward(PAGE_TURN_MS)
     page.wait_for_function("() => window.scrollY > 0", timeout=20_000)
     # a screenful at once, not a glide
     assert page.evaluate("window.scrollY") >= facts["height"] * 0.5
