@@ -34,7 +34,15 @@ from turnir.services.players import list_players, register_players
 from turnir.services.rounds import start_round
 from turnir.services.tournaments import list_tournaments
 from turnir.storage.database import Database
-from turnir.web.security import HEAD, JUDGES, PLAYERS, SIGNED_IN, Role
+from turnir.web.security import (
+    CSRF_COOKIE,
+    HEAD,
+    JUDGES,
+    PLAYERS,
+    SESSION_COOKIE,
+    SIGNED_IN,
+    Role,
+)
 from turnir.web.security import ORGANIZER as ORG
 
 ALL = frozenset(Role)
@@ -273,6 +281,21 @@ def _fill(text: str, values: dict[str, str]) -> str:
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], text)
 
 
+_CSRF: dict[tuple[int, str | None, str | None], str] = {}
+"""Form tokens by client and its two cookies (the token is the HMAC of the ``turnir_csrf``
+nonce and the session): read from a page again only when either cookie changed."""
+
+
+def _csrf(client: TestClient) -> str:
+    def key() -> tuple[int, str | None, str | None]:
+        return id(client), client.cookies.get(CSRF_COOKIE), client.cookies.get(SESSION_COOKIE)
+
+    if key()[1] is None or key() not in _CSRF:
+        token = csrf_of(client, "/login")
+        _CSRF[key()] = token
+    return _CSRF[key()]
+
+
 def _request(client: TestClient, role: Role, method: str, path: str,
              values: dict[str, str], token: str | None) -> int:
     url = _fill(path, values)
@@ -292,7 +315,7 @@ def _request(client: TestClient, role: Role, method: str, path: str,
     data = {k: _fill(v, values) for k, v in FORMS.get(path, {}).items()}
     files = ({"file": ("p.csv", b"name\n\xd0\x98\xd0\xb3\xd1\x80\xd0\xbe\xd0\xba X\n",
                        "text/csv")} if path.endswith("/import") else None)
-    data["csrf_token"] = csrf_of(client, "/login")
+    data["csrf_token"] = _csrf(client)
     answer = client.post(url, data=data, files=files, follow_redirects=False)
     return answer.status_code
 
