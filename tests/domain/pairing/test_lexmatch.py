@@ -117,3 +117,42 @@ def test_odd_or_empty_graphs() -> None:
     assert lex_min_perfect(3, [LexEdge(0, 1)], [], lot_bits=4) is None
     assert lex_min_perfect(2, [], [], lot_bits=4) is None
     assert lex_min_perfect(4, [LexEdge(0, 1)], [], lot_bits=4) is None
+
+
+def scanned_window(pending: list[int], settled: dict[int, int], caps: list[int], pairs: int,
+                   lot_bits: int) -> tuple[list[int], int] | None:
+    """The window as a plain scan finds it: the least lot shift that lets every pending level
+    in, else the longest prefix that fits without the lot (``None``: not even one level)."""
+    for shift in range(lot_bits + 1):
+        if lexmatch._fits(settled, pending, caps, pairs, lot_bits - shift):
+            return list(pending), shift
+    for size in range(len(pending) - 1, 0, -1):
+        if lexmatch._fits(settled, pending[:size], caps, pairs, 0):
+            return list(pending[:size]), 0
+    return None
+
+
+@st.composite
+def stages(draw: st.DrawFn) -> tuple[list[int], dict[int, int], list[int], int, int]:
+    count = draw(st.integers(1, 150))
+    caps = draw(st.lists(st.sampled_from([1, 2, 3, 10, 1000, 10**6, 10**9, 10**15, 2**40]),
+                         min_size=count, max_size=count))
+    cut = draw(st.integers(0, count))
+    settled = {level: draw(st.integers(0, caps[level]))
+               for level in draw(st.sets(st.integers(0, cut - 1), max_size=12))} if cut else {}
+    pending = sorted(draw(st.sets(st.integers(cut, count - 1)))) if cut < count else []
+    return pending, settled, caps, draw(st.integers(1, 5000)), draw(st.integers(0, 90))
+
+
+@settings(max_examples=150, deadline=None)
+@given(stages())
+def test_rule_P3_the_window_is_the_one_a_scan_finds(
+        stage: tuple[list[int], dict[int, int], list[int], int, int]) -> None:
+    """The window is bisected, not scanned: the same levels and lot shift, or the same
+    refusal, as a scan of every shift and every prefix."""
+    expected = scanned_window(*stage)
+    if expected is None:
+        with pytest.raises(PairingTooWide):
+            lexmatch._window(*stage)
+    else:
+        assert lexmatch._window(*stage) == expected

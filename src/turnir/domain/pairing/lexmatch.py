@@ -33,7 +33,7 @@ only refines the previous optimum, so the final matching is optimal for every le
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -179,17 +179,36 @@ def _window(
     """The longest prefix of ``pending`` that fits, and the lot shift when it is all of it.
 
     The last stage (all pending levels) carries the lot, shifted right as far as needed.
+    Both are found by bisection: the weight bound only grows with the lot's bits and with the
+    prefix (a level added at the end of the window is the least important: it only raises the
+    weights of the levels above it), so the least shift and the longest prefix that fit are
+    the ones a scan would find, in logarithmically many checks (a scan made thousands of
+    checks a round with many levels, each adding up 120-bit weights).
     """
-    for shift in range(lot_bits + 1):
-        if _fits(settled, pending, caps, pairs, lot_bits - shift):
-            return list(pending), shift
-    for size in range(len(pending) - 1, 0, -1):
-        if _fits(settled, pending[:size], caps, pairs, 0):
-            return list(pending[:size]), 0
+    if _fits(settled, pending, caps, pairs, 0):
+        shift = _least(0, lot_bits,
+                       lambda shift: _fits(settled, pending, caps, pairs, lot_bits - shift))
+        return list(pending), shift
+    fitting = len(pending) - _least(1, len(pending), lambda cut: _fits(
+        settled, pending[:len(pending) - cut], caps, pairs, 0) if cut < len(pending) else True)
+    if fitting > 0:
+        return list(pending[:fitting]), 0
     raise PairingTooWide(
         "the point differences of this round are too many to compare exactly; "
         "use a points table with fewer distinct values",
     )
+
+
+def _least(low: int, high: int, holds: Callable[[int], bool]) -> int:
+    """The least ``k`` in ``low..high`` for which ``holds`` (true from some ``k`` up, and at
+    ``high``)."""
+    while low < high:
+        middle = (low + high) // 2
+        if holds(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 def _weights(
