@@ -41,7 +41,7 @@ unit: $(STAMP) system-deps
 
 # mypy runs on one core (about 30 s on a fresh clone): beside the suite rather than before it,
 # its report printed after the suite's. Either failing fails `make test`.
-test: lint $(STAMP) system-deps
+test: lint $(STAMP)
 	@{ $(BIN)/mypy --strict src > .typecheck.log 2>&1; echo $$? > .typecheck.rc; } & \
 	$(MAKE) --no-print-directory unit; unit=$$?; wait; \
 	echo "$(BIN)/mypy --strict src"; cat .typecheck.log; typecheck=$$(cat .typecheck.rc); \
