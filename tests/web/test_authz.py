@@ -290,10 +290,10 @@ def _csrf(client: TestClient) -> str:
     def key() -> tuple[int, str | None, str | None]:
         return id(client), client.cookies.get(CSRF_COOKIE), client.cookies.get(SESSION_COOKIE)
 
-    if key()[1] is None or key() not in _CSRF:
-        token = csrf_of(client, "/login")
-        _CSRF[key()] = token
-    return _CSRF[key()]
+    token = _CSRF.get(key())
+    if token is None:
+        token = _CSRF[key()] = csrf_of(client, "/login")  # the key after the page's cookies
+    return token
 
 
 def _request(client: TestClient, role: Role, method: str, path: str,

@@ -7,13 +7,13 @@ pages on a phone, every role's, are watched for CSP violations and console error
 ``test_main_pages_fit_the_screen_pass_axe_and_keep_the_csp`` (the same HTML and scripts: walking
 them twice here was suite time).
 
-Screenshots of every page go to ``$TURNIR_CSP_SHOTS`` for a look by eye when it is set (a
-full-page screenshot costs Chromium about 0.15 s of CPU; nothing here reads them).
+With ``TURNIR_SCREENSHOTS=1`` every page is saved to ``docs/screenshots/`` for a look by eye
+(``tests.web.conftest.shoot``: a full-page screenshot costs Chromium about 0.15 s of CPU;
+nothing here reads them).
 """
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.services.rating_builders import HEAD, finished_event
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, shoot
 from tests.web.pages_check import watch_csp
 from turnir.services.accounts import make_hasher
 from turnir.services.demo import DEMO_FINISHED, seed_accounts, seed_tournaments
@@ -32,13 +32,6 @@ from turnir.services.tournaments import list_tournaments
 
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
-@pytest.fixture
-def shots() -> Path | None:
-    if not os.environ.get("TURNIR_CSP_SHOTS"):
-        return None
-    folder = Path(os.environ["TURNIR_CSP_SHOTS"])
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 class Watched:
@@ -126,7 +119,7 @@ def _bracket_and_chart(watched: Watched, url: str, finished: int, person: int) -
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_item11_main_pages_work_under_the_csp_in_chromium(
-        live_server: LiveServer, browser: Any, shots: Path | None,
+        live_server: LiveServer, browser: Any, screens: Path,
         viewport: dict[str, int]) -> None:
     db = live_server.db
     tid = seed_tournaments(db)
@@ -152,8 +145,7 @@ def test_item11_main_pages_work_under_the_csp_in_chromium(
         anonymous.expect_404 = name == "error"
         page = anonymous.visit(url + path)
         styled(page)
-        if shots:
-            page.screenshot(path=str(shots / f"{size}-anonymous-{name}.png"), full_page=True)
+        shoot(page, screens / f"csp-{size}-anonymous-{name}.png", full_page=True)
         anonymous.check(name)
 
     page = anonymous.visit(f"{url}/t/{tid}")
@@ -189,8 +181,7 @@ def test_item11_main_pages_work_under_the_csp_in_chromium(
     for name, path in staff_pages.items():
         page = organizer.visit(url + path)
         styled(page)
-        if shots:
-            page.screenshot(path=str(shots / f"{size}-organizer-{name}.png"), full_page=True)
+        shoot(page, screens / f"csp-{size}-organizer-{name}.png", full_page=True)
         organizer.check(name)
 
     page = organizer.visit(f"{url}/t/{tid}/print/slips")

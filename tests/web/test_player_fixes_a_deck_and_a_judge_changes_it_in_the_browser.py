@@ -5,7 +5,7 @@ deck is legal (C-1); the organizer pairs round 1 (the wizard named who had no le
 player's deck is locked; a judge changes it (1366×900) and the tournament's audit log shows the
 change. A starter constructed tournament refuses a deck that is not one of its starter decks,
 accepts a starter deck, and its rating page says it is not rated (C-2). Every page fits its
-viewport; screenshots go to ``TURNIR_SHOTS`` (else a temporary folder)."""
+viewport; with ``TURNIR_SCREENSHOTS=1`` the screenshots go to ``docs/screenshots/``."""
 
 from __future__ import annotations
 

@@ -33,7 +33,8 @@ only refines the previous optimum, so the final matching is optimal for every le
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -186,29 +187,17 @@ def _window(
     checks a round with many levels, each adding up 120-bit weights).
     """
     if _fits(settled, pending, caps, pairs, 0):
-        shift = _least(0, lot_bits,
-                       lambda shift: _fits(settled, pending, caps, pairs, lot_bits - shift))
+        shift = bisect_left(range(lot_bits + 1), True, key=lambda shift: _fits(
+            settled, pending, caps, pairs, lot_bits - shift))
         return list(pending), shift
-    fitting = len(pending) - _least(1, len(pending), lambda cut: _fits(
-        settled, pending[:len(pending) - cut], caps, pairs, 0) if cut < len(pending) else True)
-    if fitting > 0:
-        return list(pending[:fitting]), 0
+    cut = 1 + bisect_left(range(1, len(pending)), True, key=lambda cut: _fits(
+        settled, pending[:len(pending) - cut], caps, pairs, 0))
+    if cut < len(pending):
+        return list(pending[:len(pending) - cut]), 0
     raise PairingTooWide(
         "the point differences of this round are too many to compare exactly; "
         "use a points table with fewer distinct values",
     )
-
-
-def _least(low: int, high: int, holds: Callable[[int], bool]) -> int:
-    """The least ``k`` in ``low..high`` for which ``holds`` (true from some ``k`` up, and at
-    ``high``)."""
-    while low < high:
-        middle = (low + high) // 2
-        if holds(middle):
-            high = middle
-        else:
-            low = middle + 1
-    return low
 
 
 def _weights(
